@@ -1,0 +1,35 @@
+# The two commands of the README: `make run` and `make test`. Everything else is for developers.
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+HOST   ?= 127.0.0.1
+PORT   ?= 8000
+DB     ?= var/tablebank.sqlite
+
+.PHONY: run test check install install-test clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+
+install: $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e .
+
+install-test: $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e '.[test]'
+
+run: install
+	$(BIN)/tablebank serve --host $(HOST) --port $(PORT) --db $(DB)
+
+test: install-test
+	$(BIN)/lint-imports
+	$(BIN)/python -m pytest
+
+check: $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	$(BIN)/ruff check ledger schemas api tests
+	$(BIN)/ruff format --check ledger schemas api tests
+	$(BIN)/mypy
+
+clean:
+	rm -rf $(VENV) build *.egg-info .pytest_cache .mypy_cache .ruff_cache

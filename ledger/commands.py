@@ -1,0 +1,673 @@
+"""One handler per transaction type: check the rules, compute every amount, draft the facts.
+
+A handler receives a ``Draft`` (a copy of the table's state plus the transaction being
+written) and the request's fields. It raises a ``LedgerError`` to refuse, or writes postings,
+changes and ``basis`` into the draft. Each posting and change is applied to the draft's state
+at once, so later checks (even building, who may still pay) see the table as it will be.
+Nothing here is stored: ``Game.record`` turns a finished draft into exactly one event.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from ledger import rules
+from ledger.errors import InsufficientFunds, InvalidField, RuleViolation
+from ledger.ruleset import Deed, RuleSet
+from ledger.state import JAIL_DECKS, State, apply_change, apply_posting, copy_state
+
+Body = dict[str, Any]
+
+
+class Draft:
+    """A transaction being written against a working copy of the state."""
+
+    def __init__(self, rs: RuleSet, state: State, options: dict[str, Any]) -> None:
+        self.rs = rs
+        self.before = state
+        self.state = copy_state(state)
+        self.options = options
+        self.seq = state["last_seq"] + 1
+        self.postings: list[dict[str, Any]] = []
+        self.changes: list[dict[str, Any]] = []
+        self.basis: dict[str, Any] = {}
+
+    # -- lookups that refuse ------------------------------------------------------------
+    def player(self, pid: Any, *, active: bool = True) -> str:
+        """A seated player's id; refuses strangers and, unless told, the bankrupt."""
+        if pid not in self.state["players"]:
+            raise RuleViolation("unknown_player", f"no player {pid!r} at this table")
+        if active and self.state["players"][pid]["bankrupt_seq"] is not None:
+            raise RuleViolation("player_bankrupt", f"{pid} is bankrupt and out of the game")
+        return str(pid)
+
+    def account(self, acc: Any) -> str:
+        """'bank', 'pot' or an active player."""
+        if acc in ("bank", "pot"):
+            return str(acc)
+        return self.player(acc)
+
+    def deed(self, slug: Any) -> Deed:
+        """A deed of this rule set."""
+        deed = self.rs.deeds.get(slug) if isinstance(slug, str) else None
+        if deed is None:
+            raise RuleViolation("unknown_property", f"no property {slug!r} in this rule set")
+        return deed
+
+    def prop(self, slug: str) -> dict[str, Any]:
+        """The deed's current state in the draft."""
+        return self.state["properties"][slug]  # type: ignore[no-any-return]
+
+    def owned_deed(self, slug: Any) -> tuple[Deed, str]:
+        """A deed some player holds, with that player."""
+        deed = self.deed(slug)
+        owner = self.prop(deed.slug)["owner"]
+        if owner == "bank":
+            raise RuleViolation("not_owned", f"the Bank holds {deed.slug}")
+        return deed, owner
+
+    # -- writing ------------------------------------------------------------------------
+    def pay(self, frm: str, to: str, amount: int) -> None:
+        """Post a movement of money (nothing for a zero amount)."""
+        if amount <= 0:
+            return
+        posting = {"from": frm, "to": to, "amount": amount}
+        self.postings.append(posting)
+        apply_posting(self.state, posting)
+
+    def change(self, kind: str, to: Any, **target: Any) -> None:
+        """Record and apply a change of state; ``from`` is read off the draft."""
+        change = {"kind": kind, **target, "from": self._current(kind, target), "to": to}
+        if change["from"] == to:
+            return
+        self.changes.append(change)
+        apply_change(self.state, change)
+
+    def _current(self, kind: str, target: dict[str, Any]) -> Any:
+        s = self.state
+        if kind in ("deed", "mortgage", "houses", "hotel"):
+            field = {"deed": "owner", "mortgage": "mortgaged"}.get(kind, kind)
+            return s["properties"][target["property"]][field]
+        if kind == "jail_card":
+            return s["jail_cards"][target["deck"]]
+        if kind == "jail":
+            return s["players"][target["player"]]["in_jail"]
+        if kind == "bankrupt":
+            return s["players"][target["player"]]["bankrupt_seq"]
+        return s[kind]
+
+    def fines_account(self) -> str:
+        """Where taxes and fines go: the Bank, or the pot under the Free Parking house rule."""
+        return "pot" if self.options.get("free_parking_pot") else "bank"
+
+    def check_funds(self) -> None:
+        """Refuse if any player or the pot would end below zero (the Bank may)."""
+        for account, balance in self.state["balances"].items():
+            if account == "bank" or balance >= 0:
+                continue
+            start = self.before["balances"][account]
+            raise InsufficientFunds(
+                account,
+                amount=start - balance,
+                cash=start,
+                can_raise=rules.can_raise(self.rs, self.before, account),
+            )
+
+
+def option(d: Draft, name: str) -> Any:
+    """The game's value of a rule-set option."""
+    return d.options.get(name, d.rs.options.get(name, {}).get("default"))
+
+
+# -- money in and out ----------------------------------------------------------------------
+
+
+def starting_cash(d: Draft, body: Body) -> None:
+    player = d.player(body["player"])
+    amount = int(d.rs.params["starting_cash"])
+    d.pay("bank", player, amount)
+    d.basis = {"player": player, "starting_cash": amount}
+
+
+def salary(d: Draft, body: Body) -> None:
+    player = d.player(body["player"])
+    amount = int(d.rs.params["salary"])
+    d.pay("bank", player, amount)
+    d.basis = {"player": player, "salary": amount}
+
+
+def payment(d: Draft, body: Body) -> None:
+    frm, to = d.account(body["from"]), d.account(body["to"])
+    if frm == to:
+        raise InvalidField("to", "a payment needs two different accounts")
+    d.pay(frm, to, int(body["amount"]))
+    d.basis = {"amount": int(body["amount"])}
+
+
+def card(d: Draft, body: Body) -> None:
+    player = d.player(body["player"])
+    effect = body["effect"]
+    if effect == "repairs":
+        for field in ("per_house", "per_hotel"):
+            if body.get(field) is None:
+                raise InvalidField(field, "required for a repairs card")
+        houses, hotels = rules.houses_and_hotels(d.state, player)
+        amount = body["per_house"] * houses + body["per_hotel"] * hotels
+        d.pay(player, d.fines_account(), amount)
+        d.basis = {
+            "effect": effect,
+            "houses": houses,
+            "hotels": hotels,
+            "per_house": body["per_house"],
+            "per_hotel": body["per_hotel"],
+            "amount": amount,
+        }
+        return
+    amount = body.get("amount")
+    if amount is None:
+        raise InvalidField("amount", f"required for a {effect} card")
+    others = [p for p in rules.active_players(d.state) if p != player]
+    if effect == "collect":
+        d.pay("bank", player, amount)
+    elif effect == "pay":
+        d.pay(player, d.fines_account(), amount)
+    elif effect == "collect_from_each":
+        for other in others:
+            d.pay(other, player, amount)
+    elif effect == "pay_each":
+        for other in others:
+            d.pay(player, other, amount)
+    d.basis = {"effect": effect, "amount": amount}
+    if effect in ("collect_from_each", "pay_each"):
+        d.basis.update(players=others, total=amount * len(others))
+
+
+def buy(d: Draft, body: Body) -> None:
+    player = d.player(body["player"])
+    deed = d.deed(body["property"])
+    if d.prop(deed.slug)["owner"] != "bank":
+        raise RuleViolation("already_owned", f"{deed.slug} belongs to {d.prop(deed.slug)['owner']}")
+    if body.get("price") is not None and body["price"] != deed.price:
+        raise InvalidField("price", f"the deed's printed price is {deed.price}; leave it out")
+    d.change("deed", player, property=deed.slug)
+    d.pay(player, "bank", deed.price)
+    d.basis = {"property": deed.slug, "price": deed.price, "printed": True}
+
+
+def auction(d: Draft, body: Body) -> None:
+    winner = d.player(body["winner"])
+    deed = d.deed(body["property"])
+    if d.prop(deed.slug)["owner"] != "bank":
+        raise RuleViolation("already_owned", f"{deed.slug} belongs to {d.prop(deed.slug)['owner']}")
+    bid = int(body["bid"])
+    d.change("deed", winner, property=deed.slug)
+    d.pay(winner, "bank", bid)
+    d.basis = {"property": deed.slug, "bid": bid, "printed_price": deed.price}
+
+
+def rent(d: Draft, body: Body) -> None:
+    payer = d.player(body["payer"])
+    deed, owner = d.owned_deed(body["property"])
+    if owner == payer:
+        raise RuleViolation("own_property", f"{payer} owns {deed.slug}")
+    if d.prop(deed.slug)["mortgaged"]:
+        raise RuleViolation("mortgaged", f"{deed.slug} is mortgaged: no rent")
+    if option(d, "no_rent_in_jail") and d.state["players"][owner]["in_jail"]:
+        raise RuleViolation("owner_in_jail", f"{owner} is in jail and collects no rent")
+    turn = d.state["turn"]
+    if turn is not None and turn != payer:
+        raise RuleViolation(
+            "claim_window_closed", f"it is {turn}'s turn: rent can only be charged to {turn}"
+        )
+    if body.get("amount") is not None:
+        raise InvalidField("amount", "this rule set computes the rent; leave it out")
+    multiplier = int(body.get("multiplier") or 1)
+    if deed.kind == "street":
+        basis = rules.street_rent(d.rs, d.state, deed)
+    elif deed.kind == "railroad":
+        basis = rules.railroad_rent(d.rs, d.state, deed)
+    else:
+        if body.get("dice") is None:
+            raise InvalidField("dice", "the dice total is required for utility rent")
+        basis = rules.utility_rent(d.rs, d.state, deed, int(body["dice"]))
+    amount = basis["base_rent"] * multiplier
+    d.pay(payer, owner, amount)
+    d.basis = {
+        "property": deed.slug,
+        "kind": deed.kind,
+        "owner": owner,
+        **basis,
+        "multiplier": multiplier,
+        "rent": amount,
+    }
+
+
+def tax(d: Draft, body: Body) -> None:
+    player = d.player(body["player"])
+    if body["tax"] == "luxury":
+        amount = int(option(d, "luxury_tax"))
+        d.pay(player, d.fines_account(), amount)
+        d.basis = {"tax": "luxury", "amount": amount}
+        return
+    mode = option(d, "income_tax") or "choice"
+    choice = body.get("choice")
+    if mode == "choice" and choice is None:
+        raise InvalidField("choice", "flat or percent: the player chooses")
+    if mode != "choice":
+        if choice is not None and choice != mode:
+            raise RuleViolation(
+                "option_disabled", f"this game's income tax is {mode} only"
+            )
+        choice = mode
+    pct = int(d.rs.params["income_tax_percent"])
+    worth = rules.total_worth(d.rs, d.state, player)
+    flat = int(d.rs.params["income_tax_flat"])
+    percent_amount = rules.percent(worth, pct)
+    amount = flat if choice == "flat" else percent_amount
+    d.pay(player, d.fines_account(), amount)
+    d.basis = {
+        "tax": "income",
+        "choice": choice,
+        "flat": flat,
+        "percent": pct,
+        "total_worth": worth,
+        "percent_amount": percent_amount,
+        "amount": amount,
+    }
+
+
+# -- jail ----------------------------------------------------------------------------------
+
+
+def jail_fine(d: Draft, body: Body) -> None:
+    player = d.player(body["player"])
+    fine = int(d.rs.params["jail_fine"])
+    d.pay(player, d.fines_account(), fine)
+    d.change("jail", False, player=player)
+    d.basis = {"fine": fine}
+
+
+def jail_card(d: Draft, body: Body) -> None:
+    player = d.player(body["player"])
+    deck = body["deck"]
+    holder = d.state["jail_cards"][deck]
+    if body["action"] == "draw":
+        if holder != "deck":
+            raise RuleViolation("no_jail_card", f"the {deck} card is held by {holder}")
+        d.change("jail_card", player, deck=deck)
+    else:
+        if holder != player:
+            raise RuleViolation("no_jail_card", f"{player} holds no {deck} jail card")
+        d.change("jail_card", "deck", deck=deck)
+        d.change("jail", False, player=player)
+    d.basis = {"deck": deck, "action": body["action"]}
+
+
+def go_to_jail(d: Draft, body: Body) -> None:
+    player = d.player(body["player"])
+    d.change("jail", True, player=player)
+    d.basis = {"salary": 0}
+
+
+def leave_jail(d: Draft, body: Body) -> None:
+    player = d.player(body["player"])
+    d.change("jail", False, player=player)
+    d.basis = {"doubles": True}
+
+
+# -- buildings -----------------------------------------------------------------------------
+
+
+def _orders(body: Body) -> list[Body]:
+    if body.get("orders"):
+        if body.get("property") is not None:
+            raise InvalidField("orders", "give either orders or one property, not both")
+        return list(body["orders"])
+    if body.get("property") is None:
+        raise InvalidField("property", "a property or a list of orders is required")
+    return [body]
+
+
+def _street_of_owner(d: Draft, order: Body, owner: str | None) -> tuple[Deed, str]:
+    deed, who = d.owned_deed(order["property"])
+    if not deed.buildable:
+        raise RuleViolation("not_buildable", f"{deed.slug} is a {deed.kind}: no buildings")
+    if owner is not None and who != owner:
+        raise InvalidField("orders", "every order of one transaction is for one owner")
+    return deed, who
+
+
+def _check_even(d: Draft, slugs: set[str]) -> None:
+    for slug in sorted(slugs):
+        if not rules.group_is_even(d.rs, d.state, slug):
+            levels = {
+                s: rules.building_level(d.rs, d.prop(s)) for s in d.rs.group_of(slug)
+            }
+            raise RuleViolation(
+                "uneven_building",
+                f"the {d.rs.deeds[slug].group} group would stand uneven: {levels}",
+                levels=levels,
+            )
+
+
+def build(d: Draft, body: Body) -> None:
+    owner: str | None = None
+    lines = []
+    total = 0
+    per_hotel = int(d.rs.params["houses_before_hotel"])
+    max_houses = int(d.rs.params["max_houses"])
+    for order in _orders(body):
+        deed, owner = _street_of_owner(d, order, owner)
+        d.player(owner)
+        if not rules.holds_group(d.rs, d.state, deed.slug, owner):
+            raise RuleViolation(
+                "group_incomplete", f"{owner} does not hold the whole {deed.group} group"
+            )
+        if rules.group_has_mortgage(d.rs, d.state, deed.slug):
+            raise RuleViolation("mortgaged", f"a deed of the {deed.group} group is mortgaged")
+        prop = d.prop(deed.slug)
+        if order.get("hotel"):
+            if prop["hotel"]:
+                raise RuleViolation("building_limit", f"{deed.slug} already has a hotel")
+            if prop["houses"] != per_hotel:
+                raise RuleViolation(
+                    "uneven_building",
+                    f"a hotel needs {per_hotel} houses on {deed.slug} first",
+                )
+            if d.state["supply"]["hotels"] < 1:
+                raise RuleViolation("no_hotels_left", "the Bank has no hotels left")
+            unit, count, what = deed.hotel_price, 1, "hotel"
+            d.change("houses", 0, property=deed.slug)
+            d.change("hotel", True, property=deed.slug)
+        else:
+            count = int(order.get("houses") or 1)
+            if prop["hotel"] or prop["houses"] + count > max_houses:
+                raise RuleViolation(
+                    "building_limit", f"at most {max_houses} houses on {deed.slug}"
+                )
+            if d.state["supply"]["houses"] < count:
+                raise RuleViolation(
+                    "no_houses_left",
+                    f"the Bank has {d.state['supply']['houses']} houses left",
+                )
+            unit, what = deed.house_price, "houses"
+            d.change("houses", prop["houses"] + count, property=deed.slug)
+        printed = unit
+        if order.get("price") is not None:
+            if order["price"] < printed:
+                raise InvalidField(
+                    "price", f"an auctioned building starts at the printed {printed}"
+                )
+            unit = int(order["price"])
+        cost = unit * count
+        total += cost
+        lines.append(
+            {"property": deed.slug, what: count if what == "houses" else True,
+             "unit_price": unit, "printed_price": printed, "cost": cost}
+        )
+    _check_even(d, {line["property"] for line in lines})
+    assert owner is not None
+    d.pay(owner, "bank", total)
+    d.basis = {"owner": owner, "orders": lines, "total": total}
+
+
+def sell_buildings(d: Draft, body: Body) -> None:
+    owner: str | None = None
+    lines = []
+    total = 0
+    per_hotel = int(d.rs.params["houses_before_hotel"])
+    for order in _orders(body):
+        deed, owner = _street_of_owner(d, order, owner)
+        prop = d.prop(deed.slug)
+        half_house = rules.round_half_up(deed.house_price, 2)
+        half_hotel = rules.round_half_up(deed.hotel_price, 2)
+        if order.get("hotel"):
+            if not prop["hotel"]:
+                raise RuleViolation("no_buildings", f"{deed.slug} has no hotel")
+            d.change("hotel", False, property=deed.slug)
+            if order.get("break_down"):
+                if d.state["supply"]["houses"] < per_hotel:
+                    raise RuleViolation(
+                        "no_houses_left",
+                        f"breaking the hotel down needs {per_hotel} houses in the Bank",
+                    )
+                d.change("houses", per_hotel, property=deed.slug)
+                amount = half_hotel
+            else:
+                amount = half_hotel + per_hotel * half_house
+            lines.append(
+                {"property": deed.slug, "hotel": True,
+                 "break_down": bool(order.get("break_down")), "amount": amount}
+            )
+        else:
+            count = int(order.get("houses") or 1)
+            if prop["houses"] < count:
+                raise RuleViolation(
+                    "no_buildings", f"{deed.slug} has {prop['houses']} houses"
+                )
+            d.change("houses", prop["houses"] - count, property=deed.slug)
+            amount = count * half_house
+            lines.append({"property": deed.slug, "houses": count, "amount": amount})
+        total += amount
+    _check_even(d, {line["property"] for line in lines})
+    assert owner is not None
+    d.pay("bank", owner, total)
+    d.basis = {"owner": owner, "orders": lines, "total": total}
+
+
+# -- mortgages -----------------------------------------------------------------------------
+
+
+def mortgage(d: Draft, body: Body) -> None:
+    deed, owner = d.owned_deed(body["property"])
+    if d.prop(deed.slug)["mortgaged"]:
+        raise RuleViolation("mortgaged", f"{deed.slug} is mortgaged already")
+    if rules.group_has_buildings(d.rs, d.state, deed.slug):
+        raise RuleViolation(
+            "group_has_buildings", f"sell the {deed.group} group's buildings first"
+        )
+    d.change("mortgage", True, property=deed.slug)
+    d.pay("bank", owner, deed.mortgage_value)
+    d.basis = {"property": deed.slug, "owner": owner, "mortgage_value": deed.mortgage_value}
+
+
+def unmortgage(d: Draft, body: Body) -> None:
+    deed, owner = d.owned_deed(body["property"])
+    if not d.prop(deed.slug)["mortgaged"]:
+        raise RuleViolation("not_mortgaged", f"{deed.slug} is not mortgaged")
+    interest = rules.mortgage_fee(d.rs, deed)
+    d.change("mortgage", False, property=deed.slug)
+    d.pay(owner, "bank", deed.mortgage_value + interest)
+    d.basis = {
+        "property": deed.slug,
+        "owner": owner,
+        "mortgage_value": deed.mortgage_value,
+        "interest_base": rules.interest_base(d.rs, deed),
+        "interest": interest,
+        "amount": deed.mortgage_value + interest,
+    }
+
+
+def _take_mortgaged(d: Draft, receiver: str, slugs: list[str], lift: set[str]) -> list[Body]:
+    """The receiver of mortgaged deeds pays the 10 % at once, and lifts those it chooses."""
+    lines = []
+    for slug in slugs:
+        deed = d.rs.deeds[slug]
+        if not d.prop(slug)["mortgaged"]:
+            continue
+        fee = rules.mortgage_fee(d.rs, deed)
+        line: Body = {"property": slug, "receiver": receiver, "fee": fee, "lifted": False}
+        amount = fee
+        if slug in lift:
+            d.change("mortgage", False, property=slug)
+            amount += deed.mortgage_value
+            line.update(lifted=True, mortgage_value=deed.mortgage_value)
+        line["amount"] = amount
+        d.pay(receiver, "bank", amount)
+        lines.append(line)
+    return lines
+
+
+def trade(d: Draft, body: Body) -> None:
+    lift = set(body.get("unmortgage") or [])
+    received: dict[str, list[str]] = {}
+    seen: set[str] = set()
+    moved_cards: set[str] = set()
+    legs = []
+    # Check ownership against the table as it stood, so deeds cannot be passed along.
+    for i, leg in enumerate(body["legs"]):
+        frm, to = d.player(leg["from"]), d.player(leg["to"])
+        if frm == to:
+            raise InvalidField(f"legs.{i}.to", "a leg needs two different players")
+        for slug in leg.get("properties") or []:
+            deed = d.deed(slug)
+            if slug in seen:
+                raise InvalidField(f"legs.{i}.properties", f"{slug} is traded twice")
+            seen.add(slug)
+            if d.before["properties"][slug]["owner"] != frm:
+                raise RuleViolation("not_owner", f"{frm} does not hold {slug}")
+            if rules.group_has_buildings(d.rs, d.before, slug):
+                raise RuleViolation(
+                    "group_has_buildings",
+                    f"the {deed.group} group has buildings: sell them before trading {slug}",
+                )
+        for deck in leg.get("jail_cards") or []:
+            if deck in moved_cards or d.before["jail_cards"][deck] != frm:
+                raise RuleViolation("no_jail_card", f"{frm} holds no {deck} jail card")
+            moved_cards.add(deck)
+    for leg in body["legs"]:
+        frm, to = leg["from"], leg["to"]
+        d.pay(frm, to, int(leg.get("cash") or 0))
+        for slug in leg.get("properties") or []:
+            d.change("deed", to, property=slug)
+            received.setdefault(to, []).append(slug)
+        for deck in leg.get("jail_cards") or []:
+            d.change("jail_card", to, deck=deck)
+        legs.append(
+            {"from": frm, "to": to, "cash": int(leg.get("cash") or 0),
+             "properties": list(leg.get("properties") or []),
+             "jail_cards": list(leg.get("jail_cards") or [])}
+        )
+    for slug in lift:
+        if slug not in seen or not d.before["properties"][slug]["mortgaged"]:
+            raise InvalidField("unmortgage", f"{slug} is not a mortgaged deed of this trade")
+    mortgaged = []
+    for receiver, slugs in received.items():
+        mortgaged += _take_mortgaged(d, receiver, slugs, lift)
+    d.basis = {"legs": legs, "mortgaged_received": mortgaged}
+
+
+# -- the end of a player, the end of the game ------------------------------------------------
+
+
+def bankruptcy(d: Draft, body: Body) -> None:
+    debtor = d.player(body["debtor"])
+    creditor = body["creditor"]
+    if creditor != "bank":
+        creditor = d.player(creditor)
+        if creditor == debtor:
+            raise InvalidField("creditor", "a player cannot owe himself")
+    liq = rules.liquidation(d.rs, d.before, debtor)
+    owed = body.get("owed")
+    if owed is not None and liq["total"] >= owed:
+        raise RuleViolation(
+            "not_insolvent",
+            f"{debtor} could raise {liq['total']} (cash {liq['cash']} + {liq['can_raise']}) "
+            f"and owes {owed}",
+            can_raise=liq["can_raise"],
+            cash=liq["cash"],
+        )
+    lift = set(body.get("unmortgage") or [])
+    deeds = rules.owned_by(d.state, debtor)
+    for slug in lift:
+        if slug not in deeds or not d.prop(slug)["mortgaged"] or creditor == "bank":
+            raise InvalidField("unmortgage", f"{slug} is not a mortgaged deed the creditor receives")
+    sold = []
+    # 1. Buildings go to the Bank: sold at half price for a player creditor, taken otherwise.
+    for slug in deeds:
+        prop = d.prop(slug)
+        if not (prop["houses"] or prop["hotel"]):
+            continue
+        value = rules.buildings_sale_value(d.rs, d.rs.deeds[slug], prop)
+        sold.append({"property": slug, "houses": prop["houses"], "hotel": prop["hotel"],
+                     "amount": value if creditor != "bank" else 0})
+        d.change("houses", 0, property=slug)
+        d.change("hotel", False, property=slug)
+        if creditor != "bank":
+            d.pay("bank", debtor, value)
+    # 2. All cash, with the sale proceeds, to the creditor.
+    cash = d.state["balances"][debtor]
+    d.pay(debtor, creditor, cash)
+    # 3. Deeds and jail cards.
+    for slug in deeds:
+        if creditor == "bank":
+            d.change("mortgage", False, property=slug)
+        d.change("deed", creditor, property=slug)
+    for deck in JAIL_DECKS:
+        if d.state["jail_cards"][deck] == debtor:
+            d.change("jail_card", "deck" if creditor == "bank" else creditor, deck=deck)
+    # 4. The creditor pays the 10 % on each mortgaged deed received, lifting those it chooses.
+    mortgaged = _take_mortgaged(d, creditor, deeds, lift) if creditor != "bank" else []
+    d.change("jail", False, player=debtor)
+    if d.state["turn"] == debtor:
+        d.change("turn", None)
+    d.change("bankrupt", d.seq, player=debtor)
+    d.basis = {
+        "debtor": debtor,
+        "creditor": creditor,
+        "owed": owed,
+        "liquidation_total": liq["total"],
+        "buildings": sold,
+        "cash": cash,
+        "deeds": deeds,
+        "mortgaged_received": mortgaged,
+    }
+    if len(rules.active_players(d.state)) <= 1:
+        _finish(d)
+
+
+def turn(d: Draft, body: Body) -> None:
+    player = d.player(body["player"])
+    d.basis = {"previous": d.state["turn"], "player": player}
+    d.change("turn", player)
+
+
+def _finish(d: Draft) -> None:
+    ranked = rules.standings(d.rs, d.state)
+    d.change("status", "finished", standings=ranked)
+    d.basis["standings"] = ranked
+
+
+def finish(d: Draft, body: Body) -> None:
+    d.basis = {"scoring": "cash + deeds at price (mortgaged at half) + buildings at cost"}
+    _finish(d)
+
+
+Handler = Callable[[Draft, Body], None]
+
+# type -> (handler, event class name). Set-up types are recorded by the ledger itself.
+HANDLERS: dict[str, tuple[Handler, str]] = {
+    "starting_cash": (starting_cash, "StartingCashPaid"),
+    "salary": (salary, "SalaryPaid"),
+    "payment": (payment, "PaymentMade"),
+    "card": (card, "CardApplied"),
+    "buy": (buy, "DeedBought"),
+    "auction": (auction, "AuctionWon"),
+    "rent": (rent, "RentPaid"),
+    "tax": (tax, "TaxPaid"),
+    "jail_fine": (jail_fine, "JailFinePaid"),
+    "jail_card": (jail_card, "JailCardMoved"),
+    "go_to_jail": (go_to_jail, "SentToJail"),
+    "leave_jail": (leave_jail, "LeftJail"),
+    "build": (build, "BuildingsBought"),
+    "sell_buildings": (sell_buildings, "BuildingsSold"),
+    "mortgage": (mortgage, "DeedMortgaged"),
+    "unmortgage": (unmortgage, "MortgageLifted"),
+    "trade": (trade, "TradeMade"),
+    "bankruptcy": (bankruptcy, "PlayerWentBankrupt"),
+    "turn": (turn, "TurnStarted"),
+    "finish": (finish, "GameFinished"),
+}
+
+SETUP_TYPES = frozenset({"starting_cash"})

@@ -1,0 +1,144 @@
+"""The ``Game`` aggregate: one table, one append-only log of transactions.
+
+Each accepted transaction is exactly one event. The event carries the whole transaction
+record: the request as given, the postings, the ``changes`` to deeds, buildings, cards and
+jail, the ``basis`` of every computed amount, the balances after it and its hash. Applying an
+event only applies those facts (``ledger.state.apply_transaction``), so a game replays the
+same whatever the rules say today.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from datetime import UTC, datetime
+from typing import Any
+
+from eventsourcing.domain import Aggregate, event
+
+from ledger import commands
+from ledger.commands import Draft
+from ledger.errors import RuleViolation
+from ledger.ruleset import RuleSet, parse_ruleset
+from ledger.state import State, apply_transaction, new_state
+
+# Parsed rule sets by the digest of their document: parsing is done once per process.
+_RULESETS: dict[str, RuleSet] = {}
+
+
+def canonical(value: Any) -> str:
+    """The canonical serialization hashed into the chain: sorted keys, no whitespace."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def sha256(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def chain_hash(previous: str, txn: dict[str, Any]) -> str:
+    """The hash of a transaction: over the previous hash and the transaction itself."""
+    body = {k: v for k, v in txn.items() if k not in ("hash", "voided_by")}
+    return sha256(previous + canonical(body))
+
+
+def now_rfc3339() -> str:
+    """The current UTC time as an RFC 3339 string."""
+    return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+class Game(Aggregate):
+    """One table: its rule set, options, players and the state its transactions built."""
+
+    @event("Created")
+    def __init__(
+        self,
+        name: str,
+        ruleset: dict[str, Any],
+        options: dict[str, Any],
+        players: list[str],
+        created_at: str,
+    ) -> None:
+        rs = parse_ruleset(ruleset)
+        self.name = name
+        self.ruleset_doc = ruleset
+        self.ruleset_digest = sha256(canonical(ruleset))
+        _RULESETS.setdefault(self.ruleset_digest, rs)
+        self.options = options
+        self.created_at = created_at
+        self.state: State = new_state(
+            players, list(rs.deeds), int(rs.params["houses"]), int(rs.params["hotels"])
+        )
+        # The chain starts from the game's header, so a changed header breaks it too.
+        self.state["head"] = sha256(
+            canonical({"name": name, "ruleset": ruleset, "options": options, "players": players})
+        )
+
+    class TransactionRecorded(Aggregate.Event):
+        """A transaction accepted by the rules; subclasses name its type."""
+
+        txn: dict[str, Any]
+
+        def apply(self, aggregate: Aggregate) -> None:
+            assert isinstance(aggregate, Game)
+            apply_transaction(aggregate.state, self.txn)
+
+    class StartingCashPaid(TransactionRecorded): ...
+    class SalaryPaid(TransactionRecorded): ...
+    class PaymentMade(TransactionRecorded): ...
+    class CardApplied(TransactionRecorded): ...
+    class DeedBought(TransactionRecorded): ...
+    class AuctionWon(TransactionRecorded): ...
+    class RentPaid(TransactionRecorded): ...
+    class TaxPaid(TransactionRecorded): ...
+    class JailFinePaid(TransactionRecorded): ...
+    class JailCardMoved(TransactionRecorded): ...
+    class SentToJail(TransactionRecorded): ...
+    class LeftJail(TransactionRecorded): ...
+    class BuildingsBought(TransactionRecorded): ...
+    class BuildingsSold(TransactionRecorded): ...
+    class DeedMortgaged(TransactionRecorded): ...
+    class MortgageLifted(TransactionRecorded): ...
+    class TradeMade(TransactionRecorded): ...
+    class PlayerWentBankrupt(TransactionRecorded): ...
+    class TurnStarted(TransactionRecorded): ...
+    class GameFinished(TransactionRecorded): ...
+
+    @property
+    def ruleset(self) -> RuleSet:
+        """The parsed rule set this game was created with."""
+        rs = _RULESETS.get(self.ruleset_digest)
+        if rs is None:
+            rs = _RULESETS.setdefault(self.ruleset_digest, parse_ruleset(self.ruleset_doc))
+        return rs
+
+    @property
+    def last_seq(self) -> int:
+        return int(self.state["last_seq"])
+
+    def record(
+        self, body: dict[str, Any], *, by: str = "banker", at: str | None = None
+    ) -> dict[str, Any]:
+        """Check ``body`` against the rules and record it as one event; return the record."""
+        kind = body["type"]
+        if self.state["status"] == "finished":
+            raise RuleViolation("game_finished", "the game is finished: nothing more is recorded")
+        handler, event_name = commands.HANDLERS[kind]
+        draft = Draft(self.ruleset, self.state, self.options)
+        request = {k: v for k, v in body.items() if k not in ("type", "memo")}
+        handler(draft, request)
+        draft.check_funds()
+        txn: dict[str, Any] = {
+            "seq": draft.seq,
+            "type": kind,
+            "at": at or now_rfc3339(),
+            "by": by,
+            "memo": body.get("memo"),
+            "request": request,
+            "postings": draft.postings,
+            "changes": draft.changes,
+            "basis": draft.basis,
+            "balances": dict(draft.state["balances"]),
+        }
+        txn["hash"] = chain_hash(self.state["head"], txn)
+        self.trigger_event(getattr(self, event_name), txn=txn)
+        return txn

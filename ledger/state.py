@@ -1,0 +1,113 @@
+"""The state of one table and the one function that changes it: ``apply_transaction``.
+
+The state is plain data (dicts, lists, str, int, bool) so that it snapshots as JSON and copies
+cheaply. Every change a transaction makes is written down in the transaction itself, as
+postings (money) and ``changes`` (everything else), each change with its ``from`` and ``to``
+values; applying a transaction only sets those values, it never decides anything. The same
+function applies a draft while a command is checked and a stored event when a game is loaded.
+
+Change kinds (every one has ``kind``, ``from`` and ``to``)::
+
+    deed       property   owner: "bank" or a player id
+    mortgage   property   mortgaged: bool
+    houses     property   house count on the street (the Bank's supply moves the other way)
+    hotel      property   bool (the Bank's hotel supply moves the other way)
+    jail_card  deck       holder: "deck" or a player id
+    jail       player     in jail: bool
+    bankrupt   player     None, then the seq of the bankruptcy
+    turn       -          the player whose turn it is, or None
+    status     -          "active" or "finished" (with ``standings`` when finished)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+State = dict[str, Any]
+
+JAIL_DECKS = ("chance", "community_chest")
+
+
+def new_state(
+    players: list[str], deeds: list[str], houses: int, hotels: int
+) -> State:
+    """The table before any money moves: every deed, house and hotel with the Bank."""
+    return {
+        "status": "active",
+        "players": {
+            f"p{i}": {"name": name, "bankrupt_seq": None, "in_jail": False}
+            for i, name in enumerate(players, start=1)
+        },
+        "balances": {
+            "bank": 0,
+            "pot": 0,
+            **{f"p{i}": 0 for i in range(1, len(players) + 1)},
+        },
+        "properties": {
+            slug: {"owner": "bank", "mortgaged": False, "houses": 0, "hotel": False}
+            for slug in deeds
+        },
+        "supply": {"houses": houses, "hotels": hotels},
+        "jail_cards": {deck: "deck" for deck in JAIL_DECKS},
+        "turn": None,
+        "standings": None,
+        "last_seq": 0,
+        "head": "",
+    }
+
+
+def copy_state(state: State) -> State:
+    """A copy deep enough that applying a transaction to it leaves ``state`` untouched."""
+    return {
+        **state,
+        "players": {k: dict(v) for k, v in state["players"].items()},
+        "balances": dict(state["balances"]),
+        "properties": {k: dict(v) for k, v in state["properties"].items()},
+        "supply": dict(state["supply"]),
+        "jail_cards": dict(state["jail_cards"]),
+    }
+
+
+def apply_posting(state: State, posting: dict[str, Any]) -> None:
+    """Move ``amount`` from one account to another."""
+    balances = state["balances"]
+    balances[posting["from"]] -= posting["amount"]
+    balances[posting["to"]] += posting["amount"]
+
+
+def apply_change(state: State, change: dict[str, Any]) -> None:
+    """Set what one change says; the only place state other than money is written."""
+    kind, to = change["kind"], change["to"]
+    if kind == "deed":
+        state["properties"][change["property"]]["owner"] = to
+    elif kind == "mortgage":
+        state["properties"][change["property"]]["mortgaged"] = to
+    elif kind == "houses":
+        state["properties"][change["property"]]["houses"] = to
+        state["supply"]["houses"] -= to - change["from"]
+    elif kind == "hotel":
+        state["properties"][change["property"]]["hotel"] = to
+        state["supply"]["hotels"] -= int(to) - int(change["from"])
+    elif kind == "jail_card":
+        state["jail_cards"][change["deck"]] = to
+    elif kind == "jail":
+        state["players"][change["player"]]["in_jail"] = to
+    elif kind == "bankrupt":
+        state["players"][change["player"]]["bankrupt_seq"] = to
+    elif kind == "turn":
+        state["turn"] = to
+    elif kind == "status":
+        state["status"] = to
+        state["standings"] = change.get("standings") if to == "finished" else None
+    else:  # pragma: no cover - a programming error, never input
+        raise ValueError(f"unknown change kind {kind!r}")
+
+
+def apply_transaction(state: State, txn: dict[str, Any]) -> None:
+    """Apply a recorded (or drafted) transaction's postings and changes."""
+    for posting in txn["postings"]:
+        apply_posting(state, posting)
+    for change in txn["changes"]:
+        apply_change(state, change)
+    state["last_seq"] = txn["seq"]
+    state["head"] = txn["hash"]
