@@ -20,7 +20,7 @@ from ledger import commands
 from ledger.commands import Draft
 from ledger.errors import RuleViolation
 from ledger.ruleset import RuleSet, parse_ruleset
-from ledger.state import State, apply_transaction, new_state
+from ledger.state import State, apply_transaction, copy_state, new_state
 
 # Parsed rule sets by the digest of their document: parsing is done once per process.
 _RULESETS: dict[str, RuleSet] = {}
@@ -102,6 +102,15 @@ class Game(Aggregate):
     class PlayerWentBankrupt(TransactionRecorded): ...
     class TurnStarted(TransactionRecorded): ...
     class GameFinished(TransactionRecorded): ...
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Game:
+        # The repository copies a cached game before each command. Only ``state`` is ever
+        # written to; the rule-set document and options are shared, never mutated.
+        clone = object.__new__(type(self))
+        clone.__dict__.update(self.__dict__)
+        clone.state = copy_state(self.state)
+        clone.__dict__["_pending_events"] = list(self.pending_events)
+        return clone
 
     @property
     def ruleset(self) -> RuleSet:
