@@ -36,7 +36,7 @@ class Draft:
     # -- lookups that refuse ------------------------------------------------------------
     def player(self, pid: Any, *, active: bool = True) -> str:
         """A seated player's id; refuses strangers and, unless told, the bankrupt."""
-        if pid not in self.state["players"]:
+        if not isinstance(pid, str) or pid not in self.state["players"]:
             raise RuleViolation("unknown_player", f"no player {pid!r} at this table")
         if active and self.state["players"][pid]["bankrupt_seq"] is not None:
             raise RuleViolation("player_bankrupt", f"{pid} is bankrupt and out of the game")
@@ -44,7 +44,7 @@ class Draft:
 
     def account(self, acc: Any) -> str:
         """'bank', 'pot' or an active player."""
-        if acc in ("bank", "pot"):
+        if isinstance(acc, str) and acc in ("bank", "pot"):
             return str(acc)
         return self.player(acc)
 
@@ -115,6 +115,44 @@ class Draft:
             )
 
 
+def whole(
+    body: Body, field: str, minimum: int = 1, maximum: int | None = None, default: Any = None
+) -> int:
+    """A whole-number field within its range (the ledger checks even what schemas checked)."""
+    value = body.get(field)
+    if value is None:
+        value = default
+    if value is None:
+        raise InvalidField(field, "required")
+    if (
+        not isinstance(value, int)
+        or isinstance(value, bool)
+        or value < minimum
+        or (maximum is not None and value > maximum)
+    ):
+        upper = f" to {maximum}" if maximum is not None else " or more"
+        raise InvalidField(field, f"a whole number from {minimum}{upper}")
+    return value
+
+
+def one_of(body: Body, field: str, choices: tuple[str, ...], required: bool = True) -> Any:
+    """A field whose value is one of ``choices``."""
+    value = body.get(field)
+    if value is None and not required:
+        return None
+    if value not in choices:
+        raise InvalidField(field, f"one of {', '.join(choices)}")
+    return value
+
+
+def names(body: Body, field: str) -> list[str]:
+    """A list of names (deeds, decks); anything else is refused."""
+    value = body.get(field) or []
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise InvalidField(field, "a list of names")
+    return value
+
+
 def option(d: Draft, name: str) -> Any:
     """The game's value of a rule-set option."""
     return d.options.get(name, d.rs.options.get(name, {}).get("default"))
@@ -141,32 +179,30 @@ def payment(d: Draft, body: Body) -> None:
     frm, to = d.account(body["from"]), d.account(body["to"])
     if frm == to:
         raise InvalidField("to", "a payment needs two different accounts")
-    d.pay(frm, to, int(body["amount"]))
-    d.basis = {"amount": int(body["amount"])}
+    amount = whole(body, "amount")
+    d.pay(frm, to, amount)
+    d.basis = {"amount": amount}
 
 
 def card(d: Draft, body: Body) -> None:
     player = d.player(body["player"])
-    effect = body["effect"]
+    effect = one_of(body, "effect", CARD_EFFECTS)
     if effect == "repairs":
-        for field in ("per_house", "per_hotel"):
-            if body.get(field) is None:
-                raise InvalidField(field, "required for a repairs card")
+        per_house = whole(body, "per_house", 0)
+        per_hotel = whole(body, "per_hotel", 0)
         houses, hotels = rules.houses_and_hotels(d.state, player)
-        amount = body["per_house"] * houses + body["per_hotel"] * hotels
+        amount = per_house * houses + per_hotel * hotels
         d.pay(player, d.fines_account(), amount)
         d.basis = {
             "effect": effect,
             "houses": houses,
             "hotels": hotels,
-            "per_house": body["per_house"],
-            "per_hotel": body["per_hotel"],
+            "per_house": per_house,
+            "per_hotel": per_hotel,
             "amount": amount,
         }
         return
-    amount = body.get("amount")
-    if amount is None:
-        raise InvalidField("amount", f"required for a {effect} card")
+    amount = whole(body, "amount")
     others = [p for p in rules.active_players(d.state) if p != player]
     if effect == "collect":
         d.pay("bank", player, amount)
@@ -200,7 +236,8 @@ def auction(d: Draft, body: Body) -> None:
     deed = d.deed(body["property"])
     if d.prop(deed.slug)["owner"] != "bank":
         raise RuleViolation("already_owned", f"{deed.slug} belongs to {d.prop(deed.slug)['owner']}")
-    bid = int(body["bid"])
+    # Nobody bid even 1: the deed stays with the Bank and nothing is recorded.
+    bid = whole(body, "bid")
     d.change("deed", winner, property=deed.slug)
     d.pay(winner, "bank", bid)
     d.basis = {"property": deed.slug, "bid": bid, "printed_price": deed.price}
@@ -222,7 +259,7 @@ def rent(d: Draft, body: Body) -> None:
         )
     if body.get("amount") is not None:
         raise InvalidField("amount", "this rule set computes the rent; leave it out")
-    multiplier = int(body.get("multiplier") or 1)
+    multiplier = whole(body, "multiplier", 1, 10, default=1)
     if deed.kind == "street":
         basis = rules.street_rent(d.rs, d.state, deed)
     elif deed.kind == "railroad":
@@ -230,7 +267,7 @@ def rent(d: Draft, body: Body) -> None:
     else:
         if body.get("dice") is None:
             raise InvalidField("dice", "the dice total is required for utility rent")
-        basis = rules.utility_rent(d.rs, d.state, deed, int(body["dice"]))
+        basis = rules.utility_rent(d.rs, d.state, deed, whole(body, "dice", 2, 12))
     amount = basis["base_rent"] * multiplier
     d.pay(payer, owner, amount)
     d.basis = {
@@ -245,13 +282,13 @@ def rent(d: Draft, body: Body) -> None:
 
 def tax(d: Draft, body: Body) -> None:
     player = d.player(body["player"])
-    if body["tax"] == "luxury":
+    if one_of(body, "tax", ("income", "luxury")) == "luxury":
         amount = int(option(d, "luxury_tax"))
         d.pay(player, d.fines_account(), amount)
         d.basis = {"tax": "luxury", "amount": amount}
         return
     mode = option(d, "income_tax") or "choice"
-    choice = body.get("choice")
+    choice = one_of(body, "choice", ("flat", "percent"), required=False)
     if mode == "choice" and choice is None:
         raise InvalidField("choice", "flat or percent: the player chooses")
     if mode != "choice":
@@ -290,9 +327,10 @@ def jail_fine(d: Draft, body: Body) -> None:
 
 def jail_card(d: Draft, body: Body) -> None:
     player = d.player(body["player"])
-    deck = body["deck"]
+    deck = one_of(body, "deck", JAIL_DECKS)
+    action = one_of(body, "action", ("draw", "use"))
     holder = d.state["jail_cards"][deck]
-    if body["action"] == "draw":
+    if action == "draw":
         if holder != "deck":
             raise RuleViolation("no_jail_card", f"the {deck} card is held by {holder}")
         d.change("jail_card", player, deck=deck)
@@ -301,7 +339,7 @@ def jail_card(d: Draft, body: Body) -> None:
             raise RuleViolation("no_jail_card", f"{player} holds no {deck} jail card")
         d.change("jail_card", "deck", deck=deck)
         d.change("jail", False, player=player)
-    d.basis = {"deck": deck, "action": body["action"]}
+    d.basis = {"deck": deck, "action": action}
 
 
 def go_to_jail(d: Draft, body: Body) -> None:
@@ -323,7 +361,10 @@ def _orders(body: Body) -> list[Body]:
     if body.get("orders"):
         if body.get("property") is not None:
             raise InvalidField("orders", "give either orders or one property, not both")
-        return list(body["orders"])
+        orders = body["orders"]
+        if not isinstance(orders, list) or not all(isinstance(o, dict) for o in orders):
+            raise InvalidField("orders", "a list of orders")
+        return orders
     if body.get("property") is None:
         raise InvalidField("property", "a property or a list of orders is required")
     return [body]
@@ -381,7 +422,7 @@ def build(d: Draft, body: Body) -> None:
             d.change("houses", 0, property=deed.slug)
             d.change("hotel", True, property=deed.slug)
         else:
-            count = int(order.get("houses") or 1)
+            count = whole(order, "houses", 1, max_houses, default=1)
             if prop["hotel"] or prop["houses"] + count > max_houses:
                 raise RuleViolation(
                     "building_limit", f"at most {max_houses} houses on {deed.slug}"
@@ -395,7 +436,7 @@ def build(d: Draft, body: Body) -> None:
             d.change("houses", prop["houses"] + count, property=deed.slug)
         printed = unit
         if order.get("price") is not None:
-            if order["price"] < printed:
+            if whole(order, "price") < printed:
                 raise InvalidField(
                     "price", f"an auctioned building starts at the printed {printed}"
                 )
@@ -441,7 +482,7 @@ def sell_buildings(d: Draft, body: Body) -> None:
                  "break_down": bool(order.get("break_down")), "amount": amount}
             )
         else:
-            count = int(order.get("houses") or 1)
+            count = whole(order, "houses", 1, default=1)
             if prop["houses"] < count:
                 raise RuleViolation(
                     "no_buildings", f"{deed.slug} has {prop['houses']} houses"
@@ -510,17 +551,21 @@ def _take_mortgaged(d: Draft, receiver: str, slugs: list[str], lift: set[str]) -
 
 
 def trade(d: Draft, body: Body) -> None:
-    lift = set(body.get("unmortgage") or [])
+    lift = set(names(body, "unmortgage"))
     received: dict[str, list[str]] = {}
     seen: set[str] = set()
     moved_cards: set[str] = set()
     legs = []
     # Check ownership against the table as it stood, so deeds cannot be passed along.
-    for i, leg in enumerate(body["legs"]):
-        frm, to = d.player(leg["from"]), d.player(leg["to"])
+    legs_in = body.get("legs")
+    if not isinstance(legs_in, list) or not legs_in or not all(isinstance(x, dict) for x in legs_in):
+        raise InvalidField("legs", "a list of one or more legs")
+    for i, leg in enumerate(legs_in):
+        frm, to = d.player(leg.get("from")), d.player(leg.get("to"))
+        whole(leg, "cash", 0, default=0)
         if frm == to:
             raise InvalidField(f"legs.{i}.to", "a leg needs two different players")
-        for slug in leg.get("properties") or []:
+        for slug in names(leg, "properties"):
             deed = d.deed(slug)
             if slug in seen:
                 raise InvalidField(f"legs.{i}.properties", f"{slug} is traded twice")
@@ -532,11 +577,13 @@ def trade(d: Draft, body: Body) -> None:
                     "group_has_buildings",
                     f"the {deed.group} group has buildings: sell them before trading {slug}",
                 )
-        for deck in leg.get("jail_cards") or []:
+        for deck in names(leg, "jail_cards"):
+            if deck not in JAIL_DECKS:
+                raise InvalidField(f"legs.{i}.jail_cards", f"decks are {', '.join(JAIL_DECKS)}")
             if deck in moved_cards or d.before["jail_cards"][deck] != frm:
                 raise RuleViolation("no_jail_card", f"{frm} holds no {deck} jail card")
             moved_cards.add(deck)
-    for leg in body["legs"]:
+    for leg in legs_in:
         frm, to = leg["from"], leg["to"]
         d.pay(frm, to, int(leg.get("cash") or 0))
         for slug in leg.get("properties") or []:
@@ -563,13 +610,13 @@ def trade(d: Draft, body: Body) -> None:
 
 def bankruptcy(d: Draft, body: Body) -> None:
     debtor = d.player(body["debtor"])
-    creditor = body["creditor"]
+    creditor = body.get("creditor")
     if creditor != "bank":
         creditor = d.player(creditor)
         if creditor == debtor:
             raise InvalidField("creditor", "a player cannot owe himself")
     liq = rules.liquidation(d.rs, d.before, debtor)
-    owed = body.get("owed")
+    owed = whole(body, "owed") if body.get("owed") is not None else None
     if owed is not None and liq["total"] >= owed:
         raise RuleViolation(
             "not_insolvent",
@@ -578,7 +625,7 @@ def bankruptcy(d: Draft, body: Body) -> None:
             can_raise=liq["can_raise"],
             cash=liq["cash"],
         )
-    lift = set(body.get("unmortgage") or [])
+    lift = set(names(body, "unmortgage"))
     deeds = rules.owned_by(d.state, debtor)
     for slug in lift:
         if slug not in deeds or not d.prop(slug)["mortgaged"] or creditor == "bank":
@@ -644,6 +691,17 @@ def finish(d: Draft, body: Body) -> None:
     _finish(d)
 
 
+def pot_collect(d: Draft, body: Body) -> None:
+    player = d.player(body["player"])
+    if not option(d, "free_parking_pot"):
+        raise RuleViolation("option_disabled", "this game has no Free Parking pot")
+    amount = d.state["balances"]["pot"]
+    d.pay("pot", player, amount)
+    d.basis = {"pot": amount}
+
+
+CARD_EFFECTS = ("collect", "pay", "collect_from_each", "pay_each", "repairs")
+
 Handler = Callable[[Draft, Body], None]
 
 # type -> (handler, event class name). Set-up types are recorded by the ledger itself.
@@ -666,6 +724,7 @@ HANDLERS: dict[str, tuple[Handler, str]] = {
     "unmortgage": (unmortgage, "MortgageLifted"),
     "trade": (trade, "TradeMade"),
     "bankruptcy": (bankruptcy, "PlayerWentBankrupt"),
+    "pot_collect": (pot_collect, "PotCollected"),
     "turn": (turn, "TurnStarted"),
     "finish": (finish, "GameFinished"),
 }
