@@ -18,11 +18,22 @@ from eventsourcing.application import AggregateNotFoundError, Application, Event
 from eventsourcing.domain import Aggregate, DomainEvent, event
 from eventsourcing.persistence import IntegrityError
 
-from ledger import rules
+from ledger import audit, rules
+from ledger.chain import canonical, chain_hash, sha256
 from ledger.commands import HANDLERS, SETUP_TYPES
-from ledger.errors import Forbidden, InvalidField, LedgerError, NotFound, Unauthorized
+from ledger.errors import (
+    Forbidden,
+    IdempotencyKeyReused,
+    InvalidField,
+    LedgerError,
+    LogInvalid,
+    NotFound,
+    Unauthorized,
+    VersionConflict,
+)
 from ledger.game import Game, now_rfc3339
-from ledger.ruleset import BUILT_IN, RuleSet, built_in
+from ledger.state import State, apply_transaction, copy_state
+from ledger.ruleset import BUILT_IN, RuleSet, built_in, parse_ruleset
 
 NAMESPACE = uuid5(NAMESPACE_URL, "https://tablebank.invalid/")
 GAMES_LOG_ID = uuid5(NAMESPACE, "games")
@@ -43,6 +54,21 @@ class Access(Aggregate):
     def __init__(self, token_hash: str, game_id: UUID, role: str) -> None:
         self.game_id = game_id
         self.role = role
+
+
+class IdempotentWrite(Aggregate):
+    """The answer recorded under one Idempotency-Key of one game, saved with the transaction."""
+
+    @staticmethod
+    def create_id(game_id: UUID, key: str) -> UUID:
+        return uuid5(NAMESPACE, f"idempotency:{game_id}:{key}")
+
+    @event("Recorded")
+    def __init__(
+        self, game_id: UUID, key: str, body_digest: str, response: dict[str, Any]
+    ) -> None:
+        self.body_digest = body_digest
+        self.response = response
 
 
 class GameListed(DomainEvent):
@@ -110,11 +136,15 @@ class TableBank(Application[UUID]):
         )
         for pid in game.state["players"]:
             game.record({"type": "starting_cash", "player": pid}, by="banker", at=created)
+        return self._save_new_game(game, created)
+
+    def _save_new_game(self, game: Game, created: str) -> dict[str, Any]:
+        """Save a new game with its tokens and its line in the list, in one write."""
         tokens = {"banker": secrets.token_urlsafe(32)}
         tokens.update({pid: secrets.token_urlsafe(32) for pid in game.state["players"]})
         grants = [Access(hash_token(t), game.id, role) for role, t in tokens.items()]
         listed = self.games_log.trigger_event(
-            game_id=game.id, name=name, ruleset=rs.name, created=created
+            game_id=game.id, name=game.name, ruleset=game.ruleset.name, created=created
         )
         self._save_retrying_log(game, grants, listed)
         view = game_view(game)
@@ -200,34 +230,93 @@ class TableBank(Application[UUID]):
         self, game_id: UUID | str, body: dict[str, Any], by: str = "banker"
     ) -> dict[str, Any]:
         """Record one transaction; return it as the API shows it."""
+        return self.record_request(game_id, body, by)[0]
+
+    def record_request(
+        self,
+        game_id: UUID | str,
+        body: dict[str, Any],
+        by: str = "banker",
+        *,
+        key: str | None = None,
+        if_match: str | None = None,
+    ) -> tuple[dict[str, Any], bool]:
+        """Record one transaction at most once per idempotency ``key``.
+
+        Returns the transaction and whether it is the stored answer to an earlier request
+        with the same key (then nothing new is recorded). ``if_match`` is the version the
+        client last saw; a game that has moved on since refuses with ``version_conflict``.
+        """
         kind = body.get("type")
-        if kind not in HANDLERS or kind in SETUP_TYPES:
+        if kind != "void" and (kind not in HANDLERS or kind in SETUP_TYPES):
             raise InvalidField("type", f"unknown transaction type {kind!r}")
         check_may_record(body, by)
+        body_digest = sha256(canonical(body))
         for _ in range(WRITE_ATTEMPTS):
             game = self._load(game_id)
-            txn = game.record(body, by=by)
+            if key is not None:
+                earlier = self._idempotent_answer(game.id, key, body_digest)
+                if earlier is not None:
+                    return earlier, True
+            if if_match is not None and if_match != game_view_version(game):
+                raise VersionConflict(
+                    f"the game is at version {game_view_version(game)}, not {if_match}",
+                    current=game_view_version(game),
+                )
+            txn = game.record(body, by=by, history=self._history(game))
+            view = transaction_view(txn)
+            saving: list[Any] = [game]
+            if key is not None:
+                saving.append(IdempotentWrite(game.id, key, body_digest, view))
             try:
-                self.save(game)
+                self.save(*saving)
             except IntegrityError:
-                continue  # a concurrent writer won; try again on the fresh state
-            return transaction_view(txn)
+                continue  # a concurrent writer won (maybe with this key); try on the fresh state
+            return view, False
         raise LedgerError("the game is too busy; try again", "busy")  # pragma: no cover
+
+    def _idempotent_answer(
+        self, game_id: UUID, key: str, body_digest: str
+    ) -> dict[str, Any] | None:
+        try:
+            earlier = self.repository.get(IdempotentWrite.create_id(game_id, key))
+        except AggregateNotFoundError:
+            return None
+        assert isinstance(earlier, IdempotentWrite)
+        if earlier.body_digest != body_digest:
+            raise IdempotencyKeyReused(
+                "this Idempotency-Key was used with another body", seq=earlier.response["seq"]
+            )
+        return dict(earlier.response)
+
+    def _history(self, game: Game) -> audit.History:
+        """Reads a live game's earlier transactions from the store (for voids)."""
+
+        def history(seq: int) -> tuple[dict[str, Any], State, list[dict[str, Any]]]:
+            before = self._load(game.id, version=seq)  # the game right after seq - 1
+            txns = list(self._records(game.id, after=seq - 1))
+            return txns[0], copy_state(before.state), txns[1:]
+
+        return history
+
+    def _records(self, game_id: UUID, after: int = 0) -> Iterator[dict[str, Any]]:
+        for ev in self.events.get(game_id, gt=after + Game.INITIAL_VERSION):
+            if isinstance(ev, Game.TransactionRecorded):
+                yield ev.txn
 
     def transactions(self, game_id: UUID | str) -> Iterator[dict[str, Any]]:
         """Every transaction of a game in order."""
         game = self._load(game_id)
-        for ev in self.events.get(game.id, gt=Game.INITIAL_VERSION):
-            if isinstance(ev, Game.TransactionRecorded):
-                yield transaction_view(ev.txn)
+        voided = game.state["voided"]
+        for txn in self._records(game.id):
+            yield transaction_view(txn, voided)
 
     def transaction(self, game_id: UUID | str, seq: int) -> dict[str, Any]:
         """One transaction by its seq."""
         game = self._load(game_id)
-        version = seq + Game.INITIAL_VERSION
-        for ev in self.events.get(game.id, gt=version - 1, lte=version):
-            if isinstance(ev, Game.TransactionRecorded):
-                return transaction_view(ev.txn)
+        if 1 <= seq <= game.last_seq:
+            for txn in self._records(game.id, after=seq - 1):
+                return transaction_view(txn, game.state["voided"])
         raise NotFound(f"no transaction {seq} in game {game_id}")
 
     def liquidation(self, game_id: UUID | str, player: str) -> dict[str, Any]:
@@ -237,6 +326,53 @@ class TableBank(Application[UUID]):
             raise NotFound(f"no player {player!r}")
         return rules.liquidation(game.ruleset, game.state, player)
 
+    # -- audit ------------------------------------------------------------------------------
+    def statement(self, game_id: UUID | str, account: str) -> dict[str, Any]:
+        """Every posting of one account, signed, with the running balance."""
+        game = self._load(game_id)
+        if account not in game.state["balances"]:
+            raise NotFound(f"no account {account!r}")
+        return audit.statement(account, self._records(game.id))
+
+    def replay(self, game_id: UUID | str) -> dict[str, Any]:
+        """One step per transaction, with every balance and net worth after it."""
+        game = self._load(game_id)
+        initial = self._load(game.id, version=Game.INITIAL_VERSION)
+        voided = game.state["voided"]
+        steps = [
+            {**step, "transaction": transaction_view(step["transaction"], voided)}
+            for step in audit.replay_steps(game.ruleset, initial.state, self._records(game.id))
+        ]
+        return {"steps": steps}
+
+    def verify(self, game_id: UUID | str) -> dict[str, Any]:
+        """Recompute the hash chain from the game's header to its head."""
+        game = self._load(game_id)
+        initial = self._load(game.id, version=Game.INITIAL_VERSION)
+        return audit.verify_chain(initial.state["head"], self._records(game.id))
+
+    # -- export and import -------------------------------------------------------------------
+    def export(self, game_id: UUID | str) -> dict[str, Any]:
+        """The whole log: header, rule set, options, players, transactions with hashes."""
+        game = self._load(game_id)
+        return {
+            "format": EXPORT_FORMAT,
+            "game": {
+                "name": game.name,
+                "ruleset": game.ruleset_doc,
+                "options": game.options,
+                "players": [p["name"] for p in game.state["players"].values()],
+                "created": game.created_at,
+            },
+            "transactions": list(self.transactions(game.id)),
+            "head": game.state["head"],
+        }
+
+    def import_game(self, document: dict[str, Any]) -> dict[str, Any]:
+        """A new game from an exported log, every transaction checked again; new tokens."""
+        game = rebuild_game(document)
+        created = now_rfc3339()
+        return self._save_new_game(game, created)
 
 def check_may_record(body: dict[str, Any], by: str) -> None:
     """A player token records only payments out of its own account."""
@@ -273,6 +409,69 @@ def check_options(rs: RuleSet, options: dict[str, Any]) -> dict[str, Any]:
     return merged
 
 
+EXPORT_FORMAT = "tablebank-log/1"
+
+
+def rebuild_game(document: Any) -> Game:
+    """Play an exported log again into a new (unsaved) game; refuse it at its first bad seq."""
+    if not isinstance(document, dict) or document.get("format") != EXPORT_FORMAT:
+        raise LogInvalid(f"not a {EXPORT_FORMAT} document", seq=0)
+    header, txns = document.get("game"), document.get("transactions")
+    if not isinstance(header, dict) or not isinstance(txns, list):
+        raise LogInvalid("the document needs a game header and a list of transactions", seq=0)
+    try:
+        name, players = str(header["name"]), list(header["players"])
+        rs = parse_ruleset(header["ruleset"])
+        options = check_options(rs, header["options"])
+        if options != header["options"] or not all(isinstance(p, str) for p in players):
+            raise ValueError("options or players")
+        game = Game(
+            name=name,
+            ruleset=header["ruleset"],
+            options=options,
+            players=players,
+            created_at=str(header["created"]),
+        )
+    except (LedgerError, KeyError, TypeError, ValueError) as err:
+        raise LogInvalid(f"the game header is invalid: {err}", seq=0) from None
+    initial = copy_state(game.state)
+
+    def history(seq: int) -> tuple[dict[str, Any], State, list[dict[str, Any]]]:
+        state = copy_state(initial)
+        for txn in txns[: seq - 1]:
+            apply_transaction(state, txn)
+        return txns[seq - 1], state, txns[seq : game.last_seq]
+
+    for seq, txn in enumerate(txns, start=1):
+        _replay_imported(game, seq, txn, len(players), history)
+    if document.get("head") not in (None, game.state["head"]):
+        raise LogInvalid("the log does not end at its head", seq=len(txns) + 1)
+    return game
+
+
+def _replay_imported(
+    game: Game, seq: int, txn: Any, players: int, history: audit.History
+) -> None:
+    if not isinstance(txn, dict) or txn.get("seq") != seq:
+        raise LogInvalid(f"transaction {seq} is missing or out of order", seq=seq)
+    if chain_hash(game.state["head"], txn) != txn.get("hash"):
+        raise LogInvalid(f"transaction {seq} does not match its hash", seq=seq)
+    setup = seq <= players
+    request = txn.get("request")
+    if (txn.get("type") == "starting_cash") != setup or not isinstance(request, dict):
+        raise LogInvalid(f"transaction {seq} is not where set-up belongs", seq=seq)
+    body = {**request, "type": txn["type"]}
+    if txn.get("memo") is not None:
+        body["memo"] = txn["memo"]
+    try:
+        again = game.record(body, by=str(txn.get("by")), at=str(txn.get("at")), history=history)
+    except (LedgerError, KeyError, TypeError, ValueError, AttributeError) as err:
+        detail = err.detail if isinstance(err, LedgerError) else repr(err)
+        raise LogInvalid(f"transaction {seq} breaks the rules: {detail}", seq=seq) from None
+    if again != {k: v for k, v in txn.items() if k != "voided_by"}:
+        raise LogInvalid(f"transaction {seq} differs from what the rules give", seq=seq)
+
+
 # House rules of the rule set that this server does not enforce yet: refused rather than
 # silently ignored.
 UNSUPPORTED_OPTIONS = frozenset({"player_loans", "keep_bankrupt_players", "one_house_per_turn"})
@@ -299,7 +498,7 @@ def game_view(game: Game) -> dict[str, Any]:
         "name": game.name,
         "ruleset": rs.name,
         "status": state["status"],
-        "version": state["head"][:16],
+        "version": game_view_version(game),
         "created": game.created_at,
         "options": dict(game.options),
         "balances": dict(state["balances"]),
@@ -320,9 +519,16 @@ def game_view(game: Game) -> dict[str, Any]:
     return view
 
 
-def transaction_view(txn: dict[str, Any]) -> dict[str, Any]:
-    """A transaction as the API shows it."""
-    return {**txn, "voided_by": None}
+def transaction_view(
+    txn: dict[str, Any], voided: dict[str, int] | None = None
+) -> dict[str, Any]:
+    """A transaction as the API shows it, with the void that reversed it if any."""
+    return {**txn, "voided_by": (voided or {}).get(str(txn["seq"]))}
+
+
+def game_view_version(game: Game) -> str:
+    """The game's version as clients see it (ETag): opaque, new after every transaction."""
+    return str(game.state["head"][:16])
 
 
 def ruleset_view(rs: RuleSet) -> dict[str, Any]:

@@ -23,12 +23,14 @@ Body = dict[str, Any]
 class Draft:
     """A transaction being written against a working copy of the state."""
 
-    def __init__(self, rs: RuleSet, state: State, options: dict[str, Any]) -> None:
+    def __init__(
+        self, rs: RuleSet, state: State, options: dict[str, Any], seq: int | None = None
+    ) -> None:
         self.rs = rs
         self.before = state
         self.state = copy_state(state)
         self.options = options
-        self.seq = state["last_seq"] + 1
+        self.seq = state["last_seq"] + 1 if seq is None else seq
         self.postings: list[dict[str, Any]] = []
         self.changes: list[dict[str, Any]] = []
         self.basis: dict[str, Any] = {}
@@ -95,6 +97,8 @@ class Draft:
             return s["players"][target["player"]]["in_jail"]
         if kind == "bankrupt":
             return s["players"][target["player"]]["bankrupt_seq"]
+        if kind == "void":
+            return s["voided"].get(str(target["seq"]))
         return s[kind]
 
     def fines_account(self) -> str:

@@ -4,6 +4,9 @@ The tree::
 
     LedgerError                      code, detail, extra fields (status 409 unless noted)
     ├── InvalidField                 422 validation_error: a field the rules require or reject
+    ├── IdempotencyKeyReused         422 idempotency_key_reused: same key, another body
+    ├── LogInvalid                   422 log_invalid: an import that fails its checks (seq)
+    ├── VersionConflict              412 version_conflict: If-Match names an older version
     ├── NotFound                     404 not_found: no such game or transaction
     ├── Unauthorized                 401 unauthorized: missing or unknown token
     ├── Forbidden                    403 forbidden: a token acting beyond its rights
@@ -93,3 +96,27 @@ class Forbidden(LedgerError):
     status = 403
     code = "forbidden"
     title = "Forbidden"
+
+
+class VersionConflict(LedgerError):
+    """``If-Match`` named a version of the game that is no longer the latest."""
+
+    status = 412
+    code = "version_conflict"
+    title = "Precondition failed"
+
+
+class IdempotencyKeyReused(LedgerError):
+    """An ``Idempotency-Key`` already used with a different body."""
+
+    status = 422
+    code = "idempotency_key_reused"
+    title = "Idempotency key reused"
+
+
+class LogInvalid(LedgerError):
+    """An imported log that is tampered with or breaks the rules, from transaction ``seq``."""
+
+    status = 422
+    code = "log_invalid"
+    title = "Invalid log"

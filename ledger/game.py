@@ -9,36 +9,20 @@ same whatever the rules say today.
 
 from __future__ import annotations
 
-import hashlib
-import json
 from datetime import UTC, datetime
 from typing import Any
 
 from eventsourcing.domain import Aggregate, event
 
-from ledger import commands
+from ledger import audit, commands
+from ledger.chain import canonical, chain_hash, genesis, sha256
 from ledger.commands import Draft
-from ledger.errors import RuleViolation
+from ledger.errors import InvalidField, RuleViolation
 from ledger.ruleset import RuleSet, parse_ruleset
 from ledger.state import State, apply_transaction, copy_state, new_state
 
 # Parsed rule sets by the digest of their document: parsing is done once per process.
 _RULESETS: dict[str, RuleSet] = {}
-
-
-def canonical(value: Any) -> str:
-    """The canonical serialization hashed into the chain: sorted keys, no whitespace."""
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-
-
-def sha256(text: str) -> str:
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
-
-
-def chain_hash(previous: str, txn: dict[str, Any]) -> str:
-    """The hash of a transaction: over the previous hash and the transaction itself."""
-    body = {k: v for k, v in txn.items() if k not in ("hash", "voided_by")}
-    return sha256(previous + canonical(body))
 
 
 def now_rfc3339() -> str:
@@ -69,9 +53,7 @@ class Game(Aggregate):
             players, list(rs.deeds), int(rs.params["houses"]), int(rs.params["hotels"])
         )
         # The chain starts from the game's header, so a changed header breaks it too.
-        self.state["head"] = sha256(
-            canonical({"name": name, "ruleset": ruleset, "options": options, "players": players})
-        )
+        self.state["head"] = genesis(name, ruleset, options, players)
 
     class TransactionRecorded(Aggregate.Event):
         """A transaction accepted by the rules; subclasses name its type."""
@@ -102,6 +84,7 @@ class Game(Aggregate):
     class PlayerWentBankrupt(TransactionRecorded): ...
     class PotCollected(TransactionRecorded): ...
     class TurnStarted(TransactionRecorded): ...
+    class TransactionVoided(TransactionRecorded): ...
     class GameFinished(TransactionRecorded): ...
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Game:
@@ -126,16 +109,30 @@ class Game(Aggregate):
         return int(self.state["last_seq"])
 
     def record(
-        self, body: dict[str, Any], *, by: str = "banker", at: str | None = None
+        self,
+        body: dict[str, Any],
+        *,
+        by: str = "banker",
+        at: str | None = None,
+        history: audit.History | None = None,
     ) -> dict[str, Any]:
-        """Check ``body`` against the rules and record it as one event; return the record."""
+        """Check ``body`` against the rules and record it as one event; return the record.
+
+        ``history`` reads the game's earlier transactions; only a ``void`` needs it.
+        """
         kind = body["type"]
+        if kind != "void" and kind not in commands.HANDLERS:
+            raise InvalidField("type", f"unknown transaction type {kind!r}")
         if self.state["status"] == "finished":
             raise RuleViolation("game_finished", "the game is finished: nothing more is recorded")
-        handler, event_name = commands.HANDLERS[kind]
         draft = Draft(self.ruleset, self.state, self.options)
         request = {k: v for k, v in body.items() if k not in ("type", "memo")}
-        handler(draft, request)
+        if kind == "void":
+            event_name = "TransactionVoided"
+            audit.draft_void(draft, request, history)
+        else:
+            handler, event_name = commands.HANDLERS[kind]
+            handler(draft, request)
         draft.check_funds()
         txn: dict[str, Any] = {
             "seq": draft.seq,

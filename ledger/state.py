@@ -17,6 +17,7 @@ Change kinds (every one has ``kind``, ``from`` and ``to``)::
     bankrupt   player     None, then the seq of the bankruptcy
     turn       -          the player whose turn it is, or None
     status     -          "active" or "finished" (with ``standings`` when finished)
+    void       seq        None, then the seq of the void that reversed transaction ``seq``
 """
 
 from __future__ import annotations
@@ -51,6 +52,7 @@ def new_state(
         "jail_cards": {deck: "deck" for deck in JAIL_DECKS},
         "turn": None,
         "standings": None,
+        "voided": {},
         "last_seq": 0,
         "head": "",
     }
@@ -65,6 +67,7 @@ def copy_state(state: State) -> State:
         "properties": {k: dict(v) for k, v in state["properties"].items()},
         "supply": dict(state["supply"]),
         "jail_cards": dict(state["jail_cards"]),
+        "voided": dict(state["voided"]),
     }
 
 
@@ -96,6 +99,11 @@ def apply_change(state: State, change: dict[str, Any]) -> None:
         state["players"][change["player"]]["bankrupt_seq"] = to
     elif kind == "turn":
         state["turn"] = to
+    elif kind == "void":
+        if to is None:
+            state["voided"].pop(str(change["seq"]), None)
+        else:
+            state["voided"][str(change["seq"])] = to
     elif kind == "status":
         state["status"] = to
         state["standings"] = change.get("standings") if to == "finished" else None

@@ -1,0 +1,33 @@
+"""The tamper-evident chain: each transaction's hash covers the previous hash and itself."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any
+
+# Fields of a transaction record that are not part of its hash.
+UNHASHED = ("hash", "voided_by")
+
+
+def canonical(value: Any) -> str:
+    """The canonical serialization hashed into the chain: sorted keys, no whitespace."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def sha256(text: str) -> str:
+    """Hex SHA-256 of a text's UTF-8 bytes."""
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def chain_hash(previous: str, txn: dict[str, Any]) -> str:
+    """The hash of a transaction: over the previous hash and the transaction itself."""
+    body = {k: v for k, v in txn.items() if k not in UNHASHED}
+    return sha256(previous + canonical(body))
+
+
+def genesis(name: str, ruleset: dict[str, Any], options: dict[str, Any], players: list[str]) -> str:
+    """Where a game's chain starts: the hash of its header."""
+    return sha256(
+        canonical({"name": name, "ruleset": ruleset, "options": options, "players": players})
+    )
