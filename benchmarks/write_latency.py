@@ -59,7 +59,8 @@ def over_http(db: Path, samples: int) -> dict[int, float]:
     del bank
     proc = subprocess.Popen(
         [sys.executable, "-m", "api.cli", "serve", "--port", str(port), "--db", str(db)],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
     )
     base = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 30
@@ -76,9 +77,13 @@ def over_http(db: Path, samples: int) -> dict[int, float]:
             times = []
             for i in range(samples):
                 req = urllib.request.Request(
-                    url, data=json.dumps(PAYMENT if i % 2 else BACK).encode(), method="POST",
-                    headers={"Content-Type": "application/json",
-                             "Authorization": f"Bearer {created['banker_token']}"},
+                    url,
+                    data=json.dumps(PAYMENT if i % 2 else BACK).encode(),
+                    method="POST",
+                    headers={
+                        "Content-Type": "application/json",
+                        "Authorization": f"Bearer {created['banker_token']}",
+                    },
                 )
                 t0 = time.perf_counter()
                 with urllib.request.urlopen(req, timeout=10) as resp:

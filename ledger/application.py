@@ -32,8 +32,8 @@ from ledger.errors import (
     VersionConflict,
 )
 from ledger.game import Game, now_rfc3339
-from ledger.state import State, apply_transaction, copy_state
 from ledger.ruleset import BUILT_IN, RuleSet, built_in, parse_ruleset
+from ledger.state import State, apply_transaction, copy_state
 
 NAMESPACE = uuid5(NAMESPACE_URL, "https://tablebank.invalid/")
 GAMES_LOG_ID = uuid5(NAMESPACE, "games")
@@ -64,9 +64,7 @@ class IdempotentWrite(Aggregate):
         return uuid5(NAMESPACE, f"idempotency:{game_id}:{key}")
 
     @event("Recorded")
-    def __init__(
-        self, game_id: UUID, key: str, body_digest: str, response: dict[str, Any]
-    ) -> None:
+    def __init__(self, game_id: UUID, key: str, body_digest: str, response: dict[str, Any]) -> None:
         self.body_digest = body_digest
         self.response = response
 
@@ -186,7 +184,7 @@ class TableBank(Application[UUID]):
     def _load(self, game_id: UUID | str, version: int | None = None) -> Game:
         try:
             uid = game_id if isinstance(game_id, UUID) else UUID(str(game_id))
-            game = self.repository.get(uid, version=version)
+            game: Any = self.repository.get(uid, version=version)
         except (ValueError, AggregateNotFoundError):
             raise NotFound(f"no game {game_id}") from None
         if not isinstance(game, Game):
@@ -202,9 +200,9 @@ class TableBank(Application[UUID]):
             raise NotFound(f"no transaction {seq}; the last is {latest.last_seq}")
         return game_view(self._load(game_id, version=seq + Game.INITIAL_VERSION))
 
-    def version(self, game_id: UUID | str) -> int:
-        """The game's version (for ETags)."""
-        return self._load(game_id).version
+    def version(self, game_id: UUID | str) -> str:
+        """The game's version (its ETag); refuses a game this server does not hold."""
+        return game_view_version(self._load(game_id))
 
     # -- tokens ---------------------------------------------------------------------------
     def authenticate(self, game_id: UUID | str, token: str | None) -> str:
@@ -215,13 +213,13 @@ class TableBank(Application[UUID]):
         grant = self._access_cache.get(digest)
         if grant is None:
             try:
-                access = self.repository.get(Access.create_id(digest))
+                access: Any = self.repository.get(Access.create_id(digest))
             except AggregateNotFoundError:
                 raise Unauthorized("unknown token") from None
             assert isinstance(access, Access)
             grant = (access.game_id, access.role)
             self._access_cache[digest] = grant
-        if str(grant[0]) != str(game_id):
+        if str(grant[0]) != str(game_id).lower():
             raise Forbidden("this token belongs to another game")
         return grant[1]
 
@@ -279,7 +277,7 @@ class TableBank(Application[UUID]):
         self, game_id: UUID, key: str, body_digest: str
     ) -> dict[str, Any] | None:
         try:
-            earlier = self.repository.get(IdempotentWrite.create_id(game_id, key))
+            earlier: Any = self.repository.get(IdempotentWrite.create_id(game_id, key))
         except AggregateNotFoundError:
             return None
         assert isinstance(earlier, IdempotentWrite)
@@ -374,15 +372,14 @@ class TableBank(Application[UUID]):
         created = now_rfc3339()
         return self._save_new_game(game, created)
 
+
 def check_may_record(body: dict[str, Any], by: str) -> None:
     """A player token records only payments out of its own account."""
     if by == "banker":
         return
     field = PLAYER_MAY_RECORD.get(str(body.get("type")))
     if field is None or body.get(field) != by:
-        raise Forbidden(
-            f"a player may record only a payment or rent out of his own account ({by})"
-        )
+        raise Forbidden(f"a player may record only a payment or rent out of his own account ({by})")
 
 
 def check_options(rs: RuleSet, options: dict[str, Any]) -> dict[str, Any]:
@@ -396,8 +393,12 @@ def check_options(rs: RuleSet, options: dict[str, Any]) -> dict[str, Any]:
         ok = (
             (kind == "boolean" and isinstance(value, bool))
             or (kind == "choice" and value in spec["choices"])
-            or (kind == "amount" and isinstance(value, int) and not isinstance(value, bool)
-                and value >= 0)
+            or (
+                kind == "amount"
+                and isinstance(value, int)
+                and not isinstance(value, bool)
+                and value >= 0
+            )
         )
         if not ok:
             raise InvalidField(f"options.{name}", f"not a valid {kind}: {value!r}")
@@ -449,9 +450,7 @@ def rebuild_game(document: Any) -> Game:
     return game
 
 
-def _replay_imported(
-    game: Game, seq: int, txn: Any, players: int, history: audit.History
-) -> None:
+def _replay_imported(game: Game, seq: int, txn: Any, players: int, history: audit.History) -> None:
     if not isinstance(txn, dict) or txn.get("seq") != seq:
         raise LogInvalid(f"transaction {seq} is missing or out of order", seq=seq)
     if chain_hash(game.state["head"], txn) != txn.get("hash"):
@@ -519,16 +518,19 @@ def game_view(game: Game) -> dict[str, Any]:
     return view
 
 
-def transaction_view(
-    txn: dict[str, Any], voided: dict[str, int] | None = None
-) -> dict[str, Any]:
+def transaction_view(txn: dict[str, Any], voided: dict[str, int] | None = None) -> dict[str, Any]:
     """A transaction as the API shows it, with the void that reversed it if any."""
     return {**txn, "voided_by": (voided or {}).get(str(txn["seq"]))}
 
 
 def game_view_version(game: Game) -> str:
     """The game's version as clients see it (ETag): opaque, new after every transaction."""
-    return str(game.state["head"][:16])
+    return version_after(game.state["head"])
+
+
+def version_after(head: str) -> str:
+    """The version of a game whose head (its last transaction's hash) is ``head``."""
+    return head[:16]
 
 
 def ruleset_view(rs: RuleSet) -> dict[str, Any]:

@@ -297,9 +297,7 @@ def tax(d: Draft, body: Body) -> None:
         raise InvalidField("choice", "flat or percent: the player chooses")
     if mode != "choice":
         if choice is not None and choice != mode:
-            raise RuleViolation(
-                "option_disabled", f"this game's income tax is {mode} only"
-            )
+            raise RuleViolation("option_disabled", f"this game's income tax is {mode} only")
         choice = mode
     pct = int(d.rs.params["income_tax_percent"])
     worth = rules.total_worth(d.rs, d.state, player)
@@ -386,9 +384,7 @@ def _street_of_owner(d: Draft, order: Body, owner: str | None) -> tuple[Deed, st
 def _check_even(d: Draft, slugs: set[str]) -> None:
     for slug in sorted(slugs):
         if not rules.group_is_even(d.rs, d.state, slug):
-            levels = {
-                s: rules.building_level(d.rs, d.prop(s)) for s in d.rs.group_of(slug)
-            }
+            levels = {s: rules.building_level(d.rs, d.prop(s)) for s in d.rs.group_of(slug)}
             raise RuleViolation(
                 "uneven_building",
                 f"the {d.rs.deeds[slug].group} group would stand uneven: {levels}",
@@ -398,7 +394,7 @@ def _check_even(d: Draft, slugs: set[str]) -> None:
 
 def build(d: Draft, body: Body) -> None:
     owner: str | None = None
-    lines = []
+    lines: list[dict[str, Any]] = []
     total = 0
     per_hotel = int(d.rs.params["houses_before_hotel"])
     max_houses = int(d.rs.params["max_houses"])
@@ -428,9 +424,7 @@ def build(d: Draft, body: Body) -> None:
         else:
             count = whole(order, "houses", 1, max_houses, default=1)
             if prop["hotel"] or prop["houses"] + count > max_houses:
-                raise RuleViolation(
-                    "building_limit", f"at most {max_houses} houses on {deed.slug}"
-                )
+                raise RuleViolation("building_limit", f"at most {max_houses} houses on {deed.slug}")
             if d.state["supply"]["houses"] < count:
                 raise RuleViolation(
                     "no_houses_left",
@@ -448,8 +442,13 @@ def build(d: Draft, body: Body) -> None:
         cost = unit * count
         total += cost
         lines.append(
-            {"property": deed.slug, what: count if what == "houses" else True,
-             "unit_price": unit, "printed_price": printed, "cost": cost}
+            {
+                "property": deed.slug,
+                what: count if what == "houses" else True,
+                "unit_price": unit,
+                "printed_price": printed,
+                "cost": cost,
+            }
         )
     _check_even(d, {line["property"] for line in lines})
     assert owner is not None
@@ -459,7 +458,7 @@ def build(d: Draft, body: Body) -> None:
 
 def sell_buildings(d: Draft, body: Body) -> None:
     owner: str | None = None
-    lines = []
+    lines: list[dict[str, Any]] = []
     total = 0
     per_hotel = int(d.rs.params["houses_before_hotel"])
     for order in _orders(body):
@@ -482,15 +481,17 @@ def sell_buildings(d: Draft, body: Body) -> None:
             else:
                 amount = half_hotel + per_hotel * half_house
             lines.append(
-                {"property": deed.slug, "hotel": True,
-                 "break_down": bool(order.get("break_down")), "amount": amount}
+                {
+                    "property": deed.slug,
+                    "hotel": True,
+                    "break_down": bool(order.get("break_down")),
+                    "amount": amount,
+                }
             )
         else:
             count = whole(order, "houses", 1, default=1)
             if prop["houses"] < count:
-                raise RuleViolation(
-                    "no_buildings", f"{deed.slug} has {prop['houses']} houses"
-                )
+                raise RuleViolation("no_buildings", f"{deed.slug} has {prop['houses']} houses")
             d.change("houses", prop["houses"] - count, property=deed.slug)
             amount = count * half_house
             lines.append({"property": deed.slug, "houses": count, "amount": amount})
@@ -509,9 +510,7 @@ def mortgage(d: Draft, body: Body) -> None:
     if d.prop(deed.slug)["mortgaged"]:
         raise RuleViolation("mortgaged", f"{deed.slug} is mortgaged already")
     if rules.group_has_buildings(d.rs, d.state, deed.slug):
-        raise RuleViolation(
-            "group_has_buildings", f"sell the {deed.group} group's buildings first"
-        )
+        raise RuleViolation("group_has_buildings", f"sell the {deed.group} group's buildings first")
     d.change("mortgage", True, property=deed.slug)
     d.pay("bank", owner, deed.mortgage_value)
     d.basis = {"property": deed.slug, "owner": owner, "mortgage_value": deed.mortgage_value}
@@ -562,7 +561,11 @@ def trade(d: Draft, body: Body) -> None:
     legs = []
     # Check ownership against the table as it stood, so deeds cannot be passed along.
     legs_in = body.get("legs")
-    if not isinstance(legs_in, list) or not legs_in or not all(isinstance(x, dict) for x in legs_in):
+    if (
+        not isinstance(legs_in, list)
+        or not legs_in
+        or not all(isinstance(x, dict) for x in legs_in)
+    ):
         raise InvalidField("legs", "a list of one or more legs")
     for i, leg in enumerate(legs_in):
         frm, to = d.player(leg.get("from")), d.player(leg.get("to"))
@@ -581,6 +584,8 @@ def trade(d: Draft, body: Body) -> None:
                     "group_has_buildings",
                     f"the {deed.group} group has buildings: sell them before trading {slug}",
                 )
+        if not (leg.get("cash") or leg.get("properties") or leg.get("jail_cards")):
+            raise InvalidField(f"legs.{i}", "a leg moves cash, deeds or jail cards")
         for deck in names(leg, "jail_cards"):
             if deck not in JAIL_DECKS:
                 raise InvalidField(f"legs.{i}.jail_cards", f"decks are {', '.join(JAIL_DECKS)}")
@@ -596,9 +601,13 @@ def trade(d: Draft, body: Body) -> None:
         for deck in leg.get("jail_cards") or []:
             d.change("jail_card", to, deck=deck)
         legs.append(
-            {"from": frm, "to": to, "cash": int(leg.get("cash") or 0),
-             "properties": list(leg.get("properties") or []),
-             "jail_cards": list(leg.get("jail_cards") or [])}
+            {
+                "from": frm,
+                "to": to,
+                "cash": int(leg.get("cash") or 0),
+                "properties": list(leg.get("properties") or []),
+                "jail_cards": list(leg.get("jail_cards") or []),
+            }
         )
     for slug in lift:
         if slug not in seen or not d.before["properties"][slug]["mortgaged"]:
@@ -633,7 +642,9 @@ def bankruptcy(d: Draft, body: Body) -> None:
     deeds = rules.owned_by(d.state, debtor)
     for slug in lift:
         if slug not in deeds or not d.prop(slug)["mortgaged"] or creditor == "bank":
-            raise InvalidField("unmortgage", f"{slug} is not a mortgaged deed the creditor receives")
+            raise InvalidField(
+                "unmortgage", f"{slug} is not a mortgaged deed the creditor receives"
+            )
     sold = []
     # 1. Buildings go to the Bank: sold at half price for a player creditor, taken otherwise.
     for slug in deeds:
@@ -641,8 +652,14 @@ def bankruptcy(d: Draft, body: Body) -> None:
         if not (prop["houses"] or prop["hotel"]):
             continue
         value = rules.buildings_sale_value(d.rs, d.rs.deeds[slug], prop)
-        sold.append({"property": slug, "houses": prop["houses"], "hotel": prop["hotel"],
-                     "amount": value if creditor != "bank" else 0})
+        sold.append(
+            {
+                "property": slug,
+                "houses": prop["houses"],
+                "hotel": prop["hotel"],
+                "amount": value if creditor != "bank" else 0,
+            }
+        )
         d.change("houses", 0, property=slug)
         d.change("hotel", False, property=slug)
         if creditor != "bank":

@@ -122,8 +122,8 @@ def total_worth(rs: RuleSet, state: State, player: str) -> int:
 
 def liquidation(rs: RuleSet, state: State, player: str) -> dict[str, Any]:
     """What a player could raise: every building sold to the Bank, every deed mortgaged."""
-    buildings = []
-    mortgages = []
+    buildings: list[dict[str, Any]] = []
+    mortgages: list[dict[str, Any]] = []
     for slug in owned_by(state, player):
         deed, prop = rs.deeds[slug], state["properties"][slug]
         if prop["houses"] or prop["hotel"]:
@@ -206,7 +206,5 @@ def standings(rs: RuleSet, state: State) -> list[dict[str, Any]]:
             rank = ranked[-1]["rank"]
         ranked.append({"player": player, "score": score, "rank": rank, "bankrupt": False})
     for player in out:
-        ranked.append(
-            {"player": player, "score": 0, "rank": len(ranked) + 1, "bankrupt": True}
-        )
+        ranked.append({"player": player, "score": 0, "rank": len(ranked) + 1, "bankrupt": True})
     return ranked

@@ -29,9 +29,7 @@ State = dict[str, Any]
 JAIL_DECKS = ("chance", "community_chest")
 
 
-def new_state(
-    players: list[str], deeds: list[str], houses: int, hotels: int
-) -> State:
+def new_state(players: list[str], deeds: list[str], houses: int, hotels: int) -> State:
     """The table before any money moves: every deed, house and hotel with the Bank."""
     return {
         "status": "active",

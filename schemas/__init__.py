@@ -1,0 +1,1 @@
+"""Marshmallow schemas: the shapes of what the API reads and writes. No rules, no Flask."""

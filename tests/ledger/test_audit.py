@@ -80,7 +80,13 @@ def test_void_of_an_earlier_transaction_survives_a_later_void(table: Table) -> N
     second = table.record("salary", player="p2")
     table.record("void", seq=second["seq"], reason="no GO")
     table.record("void", seq=first["seq"], reason="no GO either")
-    assert table.state()["balances"] == {"bank": -4500, "pot": 0, "p1": 1500, "p2": 1500, "p3": 1500}
+    assert table.state()["balances"] == {
+        "bank": -4500,
+        "pot": 0,
+        "p1": 1500,
+        "p2": 1500,
+        "p3": 1500,
+    }
 
 
 def test_same_idempotency_key_and_body_returns_the_first_answer(table: Table) -> None:

@@ -155,3 +155,8 @@ def test_trade_of_an_unknown_property_is_refused(table: Table) -> None:
         "trade", legs=[{"from": "p1", "to": "p2", "properties": ["old-kent-road"]}]
     )
     assert error.code == "unknown_property"
+
+
+def test_a_trade_leg_that_moves_nothing_is_refused(table: Table) -> None:
+    err = table.refused("trade", legs=[{"from": "p1", "to": "p2"}])
+    assert err.extra["errors"].keys() == {"legs.0"}

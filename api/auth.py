@@ -1,0 +1,32 @@
+"""Bearer tokens: a view of one game runs only once the game exists and the token opens it."""
+
+from __future__ import annotations
+
+from flask import g, request
+
+from api.bank import tablebank
+
+
+def bearer_token() -> str | None:
+    """The token of an ``Authorization: Bearer <token>`` header, if there is one."""
+    scheme, _, token = request.headers.get("Authorization", "").partition(" ")
+    if scheme.lower() != "bearer":
+        return None
+    return token.strip() or None
+
+
+def authorize_game() -> None:
+    """Before a view of one game: 404 if there is no such game, else 401/403 unless the token
+    opens it; the token's role ("banker" or a player id) is kept in ``g.role``."""
+    game = (request.view_args or {}).get("game")
+    if game is None:
+        return
+    bank = tablebank()
+    bank.version(game)  # a game this server does not hold is not found, whatever the token
+    g.role = bank.authenticate(game, bearer_token())
+
+
+def current_role() -> str:
+    """The role of the request's token on its game."""
+    role: str = g.role
+    return role

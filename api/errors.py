@@ -1,0 +1,144 @@
+"""Every error as ``application/problem+json`` (RFC 9457), turned into a response here only.
+
+``{"type", "title", "status", "detail", "code", ...}``: ``code`` is the stable machine code;
+ledger refusals add their own members (``shortfall`` and ``can_raise``, ``errors``).
+"""
+
+from __future__ import annotations
+
+import re
+from http import HTTPStatus
+from typing import Any
+
+from flask import Flask, Response, current_app
+from werkzeug.exceptions import HTTPException
+
+from ledger.errors import LedgerError
+
+PROBLEM_JSON = "application/problem+json"
+PROBLEM_TYPE = "https://tablebank.invalid/problems/"
+
+# Codes the contract names for HTTP-level errors; any other status gets its snake-cased name.
+HTTP_CODES = {
+    400: "bad_request",
+    401: "unauthorized",
+    403: "forbidden",
+    404: "not_found",
+    405: "method_not_allowed",
+    413: "payload_too_large",
+    422: "validation_error",
+}
+
+# One title per problem type, worded as the ledger words its own.
+TITLES = {
+    401: "Unauthorized",
+    403: "Forbidden",
+    404: "Not found",
+    405: "Method not allowed",
+    413: "Payload too large",
+    422: "Invalid request",
+    500: "Internal error",
+}
+
+# Where webargs found the bad input: the first level of its messages, not a field.
+LOCATIONS = frozenset(
+    {
+        "json",
+        "query",
+        "querystring",
+        "form",
+        "json_or_form",
+        "headers",
+        "cookies",
+        "files",
+        "view_args",
+        "path",
+    }
+)
+
+
+def problem(
+    status: int,
+    code: str,
+    detail: str,
+    *,
+    title: str | None = None,
+    headers: dict[str, str] | None = None,
+    **extra: Any,
+) -> Response:
+    """A problem+json response."""
+    body = {
+        "type": PROBLEM_TYPE + code,
+        "title": title or TITLES.get(status) or HTTPStatus(status).phrase,
+        "status": status,
+        "detail": detail,
+        "code": code,
+    }
+    body.update((k, v) for k, v in extra.items() if k not in body)
+    return current_app.response_class(
+        current_app.json.dumps(body) + "\n",
+        status=status,
+        mimetype=PROBLEM_JSON,
+        headers=headers,
+    )
+
+
+def ledger_problem(error: LedgerError) -> Response:
+    """A refusal of the ledger, as it describes itself."""
+    headers = {"WWW-Authenticate": "Bearer"} if error.status == 401 else None
+    return problem(
+        error.status, error.code, error.detail, title=error.title, headers=headers, **error.extra
+    )
+
+
+def http_problem(error: HTTPException) -> Response:
+    """An HTTP error: a routing miss, a body too large, or input webargs refused."""
+    data = getattr(error, "data", None) or {}
+    if "messages" in data:
+        errors = field_errors(data["messages"])
+        return problem(
+            422,
+            "validation_error",
+            "The request is not valid: " + "; ".join(sorted(errors)) + ".",
+            errors=errors,
+        )
+    status = error.code or 500
+    code = HTTP_CODES.get(status) or re.sub(r"\W+", "_", (error.name or "error").lower())
+    # Keep the headers the status needs (Allow on 405), not the HTML content type.
+    headers = {k: v for k, v in error.get_headers() if k.lower() != "content-type"}
+    return problem(status, code, error.description or "", headers=headers)
+
+
+def unexpected_problem(error: Exception) -> Response:
+    """A defect: logged in full, answered without its details."""
+    current_app.logger.exception("unexpected error", exc_info=error)
+    return problem(500, "internal_error", "The server failed; the request was not recorded.")
+
+
+def field_errors(messages: Any) -> dict[str, list[str]]:
+    """Marshmallow/webargs messages as ``{"dotted.field": [messages]}``, locations dropped."""
+    out: dict[str, list[str]] = {}
+
+    def walk(path: str, value: Any) -> None:
+        if isinstance(value, dict):
+            for key, sub in value.items():
+                name = path if key == "_schema" else f"{path}.{key}" if path else str(key)
+                walk(name, sub)
+        elif isinstance(value, list | tuple):
+            for item in value:
+                walk(path, item)
+        else:
+            out.setdefault(path or "body", []).append(str(value))
+
+    if isinstance(messages, dict):
+        for location, value in messages.items():
+            walk("" if location in LOCATIONS else str(location), value)
+    else:
+        walk("", messages)
+    return out
+
+
+def register(app: Flask) -> None:
+    """Answer ledger refusals and defects with problems (HTTP errors: ``api.framework``)."""
+    app.register_error_handler(LedgerError, ledger_problem)
+    app.register_error_handler(Exception, unexpected_problem)

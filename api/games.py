@@ -1,0 +1,73 @@
+"""Games: create and list them (no token), read one (its token)."""
+
+from __future__ import annotations
+
+from typing import Any
+from uuid import UUID
+
+from flask import url_for
+from flask.views import MethodView
+from marshmallow import RAISE
+
+from api.auth import authorize_game
+from api.bank import tablebank
+from api.etags import add_game_etag, etag
+from api.framework import Blueprint
+from schemas.games import (
+    AsOfQuerySchema,
+    CreatedGameSchema,
+    GameListSchema,
+    GameSchema,
+    LiquidationSchema,
+    NewGameSchema,
+)
+
+games_blp = Blueprint(
+    "games", __name__, url_prefix="/api/v1/games", description="Create and list games."
+)
+game_blp = Blueprint(
+    "game",
+    __name__,
+    url_prefix="/api/v1/games/<uuid:game>",
+    description="One game; needs a bearer token of that game.",
+)
+game_blp.before_request(authorize_game)
+game_blp.after_request(add_game_etag)
+
+
+@games_blp.route("")
+class Games(MethodView):
+    @games_blp.arguments(NewGameSchema)
+    @games_blp.response(201, CreatedGameSchema)
+    def post(self, body: dict[str, Any]) -> Any:
+        """Create a game: seat the players, pay their starting cash, issue tokens (shown once)."""
+        created = tablebank().create_game(**body)
+        location = url_for("game.Game", game=created["id"])
+        return created, {
+            **etag(created["version"]),
+            "Location": location,
+            "Cache-Control": "no-store",
+        }
+
+    @games_blp.response(200, GameListSchema)
+    def get(self) -> Any:
+        """The games this server holds: never their money or tokens."""
+        return {"items": tablebank().list_games()}
+
+
+@game_blp.route("")
+class Game(MethodView):
+    @game_blp.arguments(AsOfQuerySchema, location="query", unknown=RAISE)
+    @game_blp.response(200, GameSchema)
+    def get(self, query: dict[str, Any], game: UUID) -> Any:
+        """The game now, or as it stood right after transaction ``seq``."""
+        view = tablebank().game(game, query.get("seq"))
+        return view, etag(view["version"])
+
+
+@game_blp.route("/players/<player>/liquidation")
+class Liquidation(MethodView):
+    @game_blp.response(200, LiquidationSchema)
+    def get(self, game: UUID, player: str) -> Any:
+        """What the player could raise by selling every building and mortgaging every deed."""
+        return tablebank().liquidation(game, player)

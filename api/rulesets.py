@@ -1,0 +1,31 @@
+"""The built-in rule sets with their boards and options (no token)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask.views import MethodView
+
+from api.bank import tablebank
+from api.framework import Blueprint
+from schemas.rulesets import RuleSetListSchema, RuleSetSchema
+
+rulesets_blp = Blueprint(
+    "rulesets", __name__, url_prefix="/api/v1/rulesets", description="The rule sets."
+)
+
+
+@rulesets_blp.route("")
+class RuleSets(MethodView):
+    @rulesets_blp.response(200, RuleSetListSchema)
+    def get(self) -> Any:
+        """Every built-in rule set, whole."""
+        return {"items": tablebank().rulesets()}
+
+
+@rulesets_blp.route("/<name>")
+class RuleSet(MethodView):
+    @rulesets_blp.response(200, RuleSetSchema)
+    def get(self, name: str) -> Any:
+        """One rule set: its board, deeds (with their ids), parameters and options."""
+        return tablebank().ruleset(name)

@@ -1,0 +1,71 @@
+"""A game's transactions: record one, list them, read one (a token of that game)."""
+
+from __future__ import annotations
+
+from typing import Any
+from uuid import UUID
+
+from flask import url_for
+from flask.views import MethodView
+from marshmallow import RAISE
+
+from api.auth import authorize_game, current_role
+from api.bank import tablebank
+from api.etags import add_game_etag, etag, write_conditions
+from api.framework import Blueprint
+from api.queries import transaction_page
+from ledger.application import version_after
+from schemas.fields import MAX_SEQ
+from schemas.transactions import (
+    TransactionPageSchema,
+    TransactionQuerySchema,
+    TransactionRequestSchema,
+    TransactionSchema,
+    WriteHeadersSchema,
+)
+
+transactions_blp = Blueprint(
+    "transactions",
+    __name__,
+    url_prefix="/api/v1/games/<uuid:game>/transactions",
+    description="A game's log; needs a bearer token of that game.",
+)
+transactions_blp.before_request(authorize_game)
+transactions_blp.after_request(add_game_etag)
+
+
+@transactions_blp.route("")
+class Transactions(MethodView):
+    @transactions_blp.arguments(WriteHeadersSchema, location="headers")
+    @transactions_blp.arguments(TransactionRequestSchema)
+    @transactions_blp.response(201, TransactionSchema)
+    def post(self, headers: dict[str, str], body: dict[str, Any], game: UUID) -> Any:
+        """Record one transaction: the rules compute every amount and refuse what they forbid."""
+        txn, replayed = tablebank().record_request(
+            game, body, current_role(), **write_conditions(headers)
+        )
+        return txn, recorded_headers(game, txn["seq"], txn["hash"], replayed=replayed)
+
+    @transactions_blp.arguments(TransactionQuerySchema, location="query", unknown=RAISE)
+    @transactions_blp.response(200, TransactionPageSchema)
+    def get(self, query: dict[str, Any], game: UUID) -> Any:
+        """The transactions in seq order, filtered, a page at a time."""
+        return transaction_page(tablebank().transactions(game), **query)
+
+
+def recorded_headers(game: UUID, seq: int, head: str, *, replayed: bool) -> dict[str, str]:
+    """Where the recorded transaction lives; whether this answer is a stored one."""
+    headers = {"Location": url_for(".Transaction", game=game, seq=seq)}
+    # The game's version right after this transaction, not after whatever came since.
+    headers.update(etag(version_after(head)))
+    if replayed:
+        headers["Idempotent-Replayed"] = "true"
+    return headers
+
+
+@transactions_blp.route(f"/<int(max={MAX_SEQ}):seq>")
+class Transaction(MethodView):
+    @transactions_blp.response(200, TransactionSchema)
+    def get(self, game: UUID, seq: int) -> Any:
+        """One transaction by its seq."""
+        return tablebank().transaction(game, seq)

@@ -1,0 +1,146 @@
+"""A new game's body, the game as the API shows it, the list of games, a liquidation."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from marshmallow import RAISE, Schema, ValidationError, fields, validate, validates_schema
+
+from schemas.fields import MAX_AMOUNT, MAX_ID, MAX_SEQ, Text, ident
+
+MAX_PLAYERS = 8
+
+
+class NewGameSchema(Schema):
+    class Meta:
+        unknown = RAISE
+
+    name = Text(required=True, validate=validate.Length(min=1, max=100))
+    ruleset = ident(required=True, metadata={"description": "a rule set's name, e.g. classic"})
+    players = fields.List(
+        Text(validate=validate.Length(min=1, max=40)),
+        required=True,
+        validate=validate.Length(min=1, max=MAX_PLAYERS),
+        metadata={"description": "the players' names, in seat order: p1, p2, ..."},
+    )
+    options = fields.Dict(
+        keys=fields.String(validate=validate.Length(min=1, max=MAX_ID)),
+        values=fields.Raw(),
+        metadata={"description": "house rules by name; see the rule set's options"},
+    )
+
+    @validates_schema
+    def check_option_values(self, data: dict[str, Any], **kwargs: Any) -> None:
+        """An option's value is a boolean, a word or an amount; which one is the rule set's say."""
+        errors = {
+            name: ["A boolean, a string of up to 64 characters or an integer up to 10**9."]
+            for name, value in data.get("options", {}).items()
+            if not (
+                isinstance(value, bool)
+                or (isinstance(value, int) and abs(value) <= MAX_AMOUNT)
+                or (isinstance(value, str) and len(value) <= MAX_ID)
+            )
+        }
+        if errors:
+            raise ValidationError({"options": errors})
+
+
+class AsOfQuerySchema(Schema):
+    seq = fields.Integer(
+        validate=validate.Range(min=0, max=MAX_SEQ),
+        metadata={"description": "the game as it stood right after transaction seq"},
+    )
+
+
+class PlayerSchema(Schema):
+    id = fields.String()
+    name = fields.String()
+    cash = fields.Integer()
+    net_worth = fields.Integer()
+    bankrupt = fields.Boolean()
+    jail_cards = fields.List(fields.String(), metadata={"description": "decks of the cards held"})
+    in_jail = fields.Boolean()
+
+
+class PropertySchema(Schema):
+    owner = fields.String(metadata={"description": "'bank' or a player"})
+    mortgaged = fields.Boolean()
+    houses = fields.Integer()
+    hotel = fields.Boolean()
+
+
+class SupplySchema(Schema):
+    houses = fields.Integer()
+    hotels = fields.Integer()
+
+
+class StandingSchema(Schema):
+    player = fields.String()
+    score = fields.Integer()
+    rank = fields.Integer()
+
+
+class GameSchema(Schema):
+    id = fields.String()
+    name = fields.String()
+    ruleset = fields.String()
+    status = fields.String(metadata={"description": "active or finished"})
+    version = fields.String(metadata={"description": "opaque; the ETag"})
+    created = fields.String(metadata={"description": "RFC 3339 UTC"})
+    options = fields.Dict()
+    balances = fields.Dict(keys=fields.String(), values=fields.Integer())
+    players = fields.List(fields.Nested(PlayerSchema))
+    properties = fields.Dict(keys=fields.String(), values=fields.Nested(PropertySchema))
+    bank = fields.Nested(SupplySchema, metadata={"description": "buildings the Bank holds"})
+    jail_cards = fields.Dict(
+        keys=fields.String(),
+        values=fields.String(),
+        metadata={"description": "who holds each deck's card: 'deck' or a player"},
+    )
+    turn = fields.String(allow_none=True)
+    ious = fields.List(fields.Dict())
+    last_seq = fields.Integer()
+    head = fields.String(metadata={"description": "the hash of the last transaction"})
+    standings = fields.List(
+        fields.Nested(StandingSchema), metadata={"description": "once the game is finished"}
+    )
+
+
+class CreatedGameSchema(GameSchema):
+    banker_token = fields.String(metadata={"description": "shown once"})
+    tokens = fields.Dict(
+        keys=fields.String(), values=fields.String(), metadata={"description": "shown once"}
+    )
+
+
+class GameSummarySchema(Schema):
+    id = fields.String()
+    name = fields.String()
+    ruleset = fields.String()
+    status = fields.String()
+    created = fields.String()
+
+
+class GameListSchema(Schema):
+    items = fields.List(fields.Nested(GameSummarySchema))
+
+
+class BuildingsValueSchema(Schema):
+    property = fields.String()
+    houses = fields.Integer()
+    hotel = fields.Boolean()
+    amount = fields.Integer()
+
+
+class MortgageValueSchema(Schema):
+    property = fields.String()
+    amount = fields.Integer()
+
+
+class LiquidationSchema(Schema):
+    player = fields.String()
+    cash = fields.Integer()
+    buildings = fields.List(fields.Nested(BuildingsValueSchema))
+    mortgages = fields.List(fields.Nested(MortgageValueSchema))
+    can_raise = fields.Integer()
+    total = fields.Integer()
