@@ -27,8 +27,9 @@ BACK = {"type": "payment", "from": "p2", "to": "p1", "amount": 1}
 
 def fill(bank: TableBank, gid: str, prior: int) -> None:
     """Record payments until the game has ``prior`` transactions."""
-    while bank.game(gid)["last_seq"] < prior:
-        bank.record(gid, PAYMENT if bank.game(gid)["last_seq"] % 2 else BACK)
+    seq = bank.game(gid)["last_seq"]
+    while seq < prior:
+        seq = bank.record(gid, PAYMENT if seq % 2 else BACK)["seq"]
 
 
 def in_process(db: Path, samples: int) -> dict[int, float]:
