@@ -1,8 +1,9 @@
 """The REST API of tablebank: ``create_app`` builds the Flask app around one ``TableBank``.
 
-Layers: views (``api.games``, ``api.transactions``, ``api.rulesets``, ``api.health``) parse
-with ``schemas``, call one ``TableBank`` method and return; ``api.auth`` checks tokens before
-any view of a game; ``api.errors`` turns every failure into ``application/problem+json``.
+Layers: views (``api.games``, ``api.transactions``, ``api.audit``, ``api.rulesets``,
+``api.health``) parse with ``schemas``, call one ``TableBank`` method and return; ``api.auth``
+checks tokens before any view of a game; ``api.errors`` turns every failure into
+``application/problem+json``.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from typing import Any
 from flask import Flask
 
 from api import errors
+from api.audit import audit_blp, import_blp
 from api.bank import EXTENSION
 from api.framework import TableBankApi
 from api.games import game_blp, games_blp
@@ -24,6 +26,7 @@ from ledger.store import DEFAULT_DB, persistence_env
 
 DEFAULTS: dict[str, Any] = {
     "MAX_CONTENT_LENGTH": 64 * 1024,
+    "MAX_IMPORT_LENGTH": 32 * 1024 * 1024,  # an exported log, read by POST /games/import
     "API_TITLE": "tablebank",
     "API_VERSION": "1",
     "OPENAPI_VERSION": "3.1.0",
@@ -41,6 +44,14 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.extensions[EXTENSION] = TableBank(env=persistence_env(app.config["TABLEBANK_DB"]))
     errors.register(app)
     api = TableBankApi(app)
-    for blueprint in (games_blp, game_blp, transactions_blp, rulesets_blp, health_blp):
+    for blueprint in (
+        games_blp,
+        import_blp,
+        game_blp,
+        transactions_blp,
+        audit_blp,
+        rulesets_blp,
+        health_blp,
+    ):
         api.register_blueprint(blueprint)
     return app

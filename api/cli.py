@@ -1,19 +1,33 @@
-"""The ``tablebank`` command: ``tablebank serve --host H --port P --db PATH``.
+"""The ``tablebank`` command.
 
-Serves the API through gunicorn (a production WSGI server), never Flask's development server.
+- ``tablebank serve --host H --port P --db PATH``: the API, through gunicorn (a production WSGI
+  server), never Flask's development server.
+- ``tablebank export GAME_ID --db PATH``: a game's whole log as JSON on stdout.
+- ``tablebank import FILE --db PATH``: a new game from an exported log; prints its id and tokens.
+- ``tablebank verify FILE``: checks an exported log offline; exit status 0 if it holds, 1 if not.
+- ``tablebank replay FILE [--last N]``: every balance and net worth after each transaction.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
-from collections.abc import Sequence
+from collections import deque
+from collections.abc import Iterator, Sequence
+from pathlib import Path
 from typing import Any
 
 from gunicorn.app.base import BaseApplication
+from rich.console import Console, Group
+from rich.progress import Progress, TaskID
+from rich.table import Table
+from rich.text import Text
 
-from ledger.store import DEFAULT_DB
+from ledger.application import TableBank, replay_document, verify_document
+from ledger.errors import LedgerError, LogInvalid
+from ledger.store import DEFAULT_DB, persistence_env
 
 
 class _Server(BaseApplication):  # type: ignore[misc]
@@ -34,6 +48,10 @@ class _Server(BaseApplication):  # type: ignore[misc]
         return create_app({"TABLEBANK_DB": self.db})
 
 
+class CommandFailed(Exception):
+    """A command that cannot do its work: the message goes to stderr, the exit status is 1."""
+
+
 def serve(args: argparse.Namespace) -> int:
     options = {
         "bind": f"{args.host}:{args.port}",
@@ -52,26 +70,174 @@ def serve(args: argparse.Namespace) -> int:
     return 0
 
 
+def export(args: argparse.Namespace) -> int:
+    if not Path(args.db).is_file():
+        raise CommandFailed(f"no database at {args.db}")
+    with TableBank(env=persistence_env(args.db)) as bank:
+        document = bank.export(args.game)
+    print(json.dumps(document, indent=2))
+    return 0
+
+
+def import_(args: argparse.Namespace) -> int:
+    document = read_log(args.file)
+    with TableBank(env=persistence_env(args.db)) as bank:
+        created = bank.import_game(document)
+    names = [player["name"] for player in created["players"]]
+    print(f"game: {created['id']}")
+    print(f"head: {created['head']}")
+    print(f"banker token: {created['banker_token']}")
+    for (player, token), name in zip(created["tokens"].items(), names, strict=True):
+        print(f"{player} ({name}) token: {token}")
+    print("The tokens are shown only this once: hand them out now.", file=sys.stderr)
+    return 0
+
+
+def verify(args: argparse.Namespace) -> int:
+    result = verify_document(read_log(args.file))
+    if not result["ok"]:
+        print(f"invalid at seq {result['seq']}: {result['detail']}")
+        return 1
+    print(f"ok: {result['transactions']} transactions, head {result['head']}")
+    return 0
+
+
+def replay(args: argparse.Namespace) -> int:
+    err = Console(stderr=True)
+    bars = Progress(console=err, transient=True, redirect_stdout=False, disable=not err.is_terminal)
+    with bars as progress:
+        try:
+            with progress.open(args.file, "rb", description="Reading") as file:
+                document = parse_log(args.file, file.read())
+        except OSError as error:
+            raise CommandFailed(f"cannot read {args.file}: {error.strerror}") from None
+        transactions = document.get("transactions") if isinstance(document, dict) else None
+        if isinstance(transactions, list):
+            checking = progress.add_task("Checking", total=len(transactions))
+            document["transactions"] = CountedLog(transactions, progress, checking)
+        try:
+            steps = replay_document(document)
+        except LogInvalid as error:
+            print(f"invalid at seq {error.extra['seq']}: {error.detail}")
+            return 1
+        total = len(document["transactions"])
+        kept = deque(progress.track(steps, total, description="Replaying"), maxlen=args.last)
+    # Players are p1, p2, ... in the order the header names them.
+    names = {f"p{seat}": name for seat, name in enumerate(document["game"]["players"], 1)}
+    out = Console()
+    for step in kept:
+        out.print(step_table(step, names))
+    return 0
+
+
+class CountedLog(list[dict[str, Any]]):
+    """A log's transactions that move a progress bar as a reader goes through them in order:
+    the check of a long log reads each transaction once and takes most of the time."""
+
+    def __init__(self, items: list[dict[str, Any]], progress: Progress, task: TaskID) -> None:
+        super().__init__(items)
+        self.progress = progress
+        self.task = task
+        self.furthest = 0
+
+    def __iter__(self) -> Iterator[dict[str, Any]]:
+        for count, txn in enumerate(super().__iter__(), start=1):
+            yield txn
+            if count > self.furthest:  # a second reader does not move the bar back
+                self.furthest = count
+                self.progress.update(self.task, completed=count)
+
+
+def step_table(step: dict[str, Any], names: dict[str, str]) -> Group:
+    """One replay step: what happened, then every balance and each player's net worth."""
+    txn = step["transaction"]
+    heading = Text(f"seq {step['seq']} · {txn['type']}", style="bold")
+    if txn.get("memo"):
+        heading.append(f" · {txn['memo']}", style="not bold")
+    if txn.get("voided_by") is not None:
+        heading.append(f" (voided by {txn['voided_by']})", style="not bold")
+    table = Table()
+    table.add_column("account")
+    table.add_column("balance", justify="right")
+    table.add_column("net worth", justify="right")
+    for account, balance in step["balances"].items():
+        label = f"{account} {names[account]}" if account in names else account
+        worth = step["net_worths"].get(account)
+        table.add_row(Text(label), str(balance), "" if worth is None else str(worth))
+    return Group(heading, table)
+
+
+def read_log(path: str) -> Any:
+    """An exported log read from a file ("-" for stdin)."""
+    try:
+        raw = sys.stdin.buffer.read() if path == "-" else Path(path).read_bytes()
+    except OSError as error:
+        raise CommandFailed(f"cannot read {path}: {error.strerror}") from None
+    return parse_log(path, raw)
+
+
+def parse_log(path: str, raw: bytes) -> Any:
+    try:
+        return json.loads(raw)
+    except ValueError as error:
+        raise CommandFailed(f"{path} is not JSON: {error}") from None
+
+
+def add_db_option(command: argparse.ArgumentParser) -> None:
+    command.add_argument(
+        "--db",
+        default=os.environ.get("TABLEBANK_DB", DEFAULT_DB),
+        help=f"SQLite file (default: $TABLEBANK_DB or {DEFAULT_DB})",
+    )
+
+
 def parser() -> argparse.ArgumentParser:
-    top = argparse.ArgumentParser(prog="tablebank", description=__doc__)
+    top = argparse.ArgumentParser(
+        prog="tablebank", description=__doc__, formatter_class=argparse.RawTextHelpFormatter
+    )
     sub = top.add_subparsers(dest="command", required=True)
     s = sub.add_parser("serve", help="serve the API and console")
     s.add_argument("--host", default="127.0.0.1")
     s.add_argument("--port", type=int, default=8000)
-    s.add_argument(
-        "--db",
-        default=os.environ.get("TABLEBANK_DB", DEFAULT_DB),
-        help=f"SQLite file (default {DEFAULT_DB})",
-    )
+    add_db_option(s)
     s.add_argument("--workers", type=int, default=1, help="worker processes")
     s.add_argument("--threads", type=int, default=4, help="threads per worker")
     s.set_defaults(func=serve)
+    e = sub.add_parser("export", help="print a game's whole log as JSON")
+    e.add_argument("game", metavar="GAME_ID")
+    add_db_option(e)
+    e.set_defaults(func=export)
+    i = sub.add_parser("import", help="a new game from an exported log; prints its tokens once")
+    i.add_argument("file", metavar="FILE", help='an exported log ("-" for stdin)')
+    add_db_option(i)
+    i.set_defaults(func=import_)
+    v = sub.add_parser("verify", help="check an exported log offline (exit status 1 if bad)")
+    v.add_argument("file", metavar="FILE", help='an exported log ("-" for stdin)')
+    v.set_defaults(func=verify)
+    r = sub.add_parser("replay", help="every balance and net worth after each transaction")
+    r.add_argument("file", metavar="FILE", help="an exported log")
+    r.add_argument("--last", type=positive, metavar="N", help="only the last N steps")
+    r.set_defaults(func=replay)
     return top
+
+
+def positive(text: str) -> int:
+    number = int(text)
+    if number < 1:
+        raise argparse.ArgumentTypeError(f"{text} is not a positive number")
+    return number
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = parser().parse_args(argv)
-    return int(args.func(args))
+    try:
+        return int(args.func(args))
+    except (CommandFailed, LedgerError) as error:
+        detail = error.detail if isinstance(error, LedgerError) else str(error)
+        seq = error.extra.get("seq") if isinstance(error, LedgerError) else None
+        where = f" (seq {seq})" if seq is not None else ""
+        print(f"tablebank: {detail}{where}", file=sys.stderr)
+        return 1
 
 
 if __name__ == "__main__":  # pragma: no cover

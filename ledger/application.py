@@ -114,8 +114,10 @@ class TableBank(Application[UUID]):
         ruleset: str,
         players: list[str],
         options: dict[str, Any] | None = None,
+        dealt: dict[str, list[str]] | None = None,
     ) -> dict[str, Any]:
-        """Seat the players, pay their starting cash, and issue the tokens (shown once)."""
+        """Seat the players, pay their starting cash, deal deeds where the rule set says so,
+        and issue the tokens (shown once)."""
         rs = built_in(ruleset)
         if rs is None:
             raise InvalidField("ruleset", f"unknown rule set {ruleset!r}; try {list(BUILT_IN)}")
@@ -134,6 +136,9 @@ class TableBank(Application[UUID]):
         )
         for pid in game.state["players"]:
             game.record({"type": "starting_cash", "player": pid}, by="banker", at=created)
+        for pid, deeds in deal_deeds(rs, list(game.state["players"]), dealt).items():
+            body = {"type": "deal", "player": pid, "properties": deeds}
+            game.record(body, by="banker", at=created)
         return self._save_new_game(game, created)
 
     def _save_new_game(self, game: Game, created: str) -> dict[str, Any]:
@@ -373,6 +378,34 @@ class TableBank(Application[UUID]):
         return self._save_new_game(game, created)
 
 
+def deal_deeds(
+    rs: RuleSet, players: list[str], dealt: dict[str, list[str]] | None
+) -> dict[str, list[str]]:
+    """The deeds each player is dealt at set-up: as the banker dealt them, or at random."""
+    per_player = int(rs.params["deal_deeds"])
+    if not per_player:
+        if dealt:
+            raise InvalidField("dealt", f"the {rs.name} rule set deals no deeds")
+        return {}
+    if dealt is None:
+        deck = list(rs.deeds)
+        secrets.SystemRandom().shuffle(deck)
+        return {p: deck[i * per_player : (i + 1) * per_player] for i, p in enumerate(players)}
+    if set(dealt) != set(players):
+        raise InvalidField("dealt", f"deal to every player: {', '.join(players)}")
+    seen: set[str] = set()
+    for pid, deeds in dealt.items():
+        if len(deeds) != per_player:
+            raise InvalidField(f"dealt.{pid}", f"{per_player} deeds each")
+        for slug in deeds:
+            if slug not in rs.deeds:
+                raise InvalidField(f"dealt.{pid}", f"no property {slug!r}")
+            if slug in seen:
+                raise InvalidField(f"dealt.{pid}", f"{slug} is dealt twice")
+            seen.add(slug)
+    return {p: list(dealt[p]) for p in players}
+
+
 def check_may_record(body: dict[str, Any], by: str) -> None:
     """A player token records only payments out of its own account."""
     if by == "banker":
@@ -443,21 +476,27 @@ def rebuild_game(document: Any) -> Game:
             apply_transaction(state, txn)
         return txns[seq - 1], state, txns[seq : game.last_seq]
 
+    setup = len(players) * (2 if game.ruleset.params["deal_deeds"] else 1)
+    if len(txns) < setup:
+        raise LogInvalid("the log ends before the game's set-up does", seq=len(txns) + 1)
     for seq, txn in enumerate(txns, start=1):
-        _replay_imported(game, seq, txn, len(players), history)
+        _replay_imported(game, seq, txn, setup, history)
     if document.get("head") not in (None, game.state["head"]):
         raise LogInvalid("the log does not end at its head", seq=len(txns) + 1)
     return game
 
 
-def _replay_imported(game: Game, seq: int, txn: Any, players: int, history: audit.History) -> None:
+def _replay_imported(game: Game, seq: int, txn: Any, setup: int, history: audit.History) -> None:
     if not isinstance(txn, dict) or txn.get("seq") != seq:
         raise LogInvalid(f"transaction {seq} is missing or out of order", seq=seq)
     if chain_hash(game.state["head"], txn) != txn.get("hash"):
         raise LogInvalid(f"transaction {seq} does not match its hash", seq=seq)
-    setup = seq <= players
+    players = len(game.state["players"])
+    expected = "starting_cash" if seq <= players else "deal" if seq <= setup else None
     request = txn.get("request")
-    if (txn.get("type") == "starting_cash") != setup or not isinstance(request, dict):
+    if not isinstance(request, dict) or (
+        txn.get("type") != expected and (expected or txn.get("type") in SETUP_TYPES)
+    ):
         raise LogInvalid(f"transaction {seq} is not where set-up belongs", seq=seq)
     body = {**request, "type": txn["type"]}
     if txn.get("memo") is not None:
@@ -495,7 +534,7 @@ def replay_document(document: Any) -> Iterator[dict[str, Any]]:
 
 # House rules of the rule set that this server does not enforce yet: refused rather than
 # silently ignored.
-UNSUPPORTED_OPTIONS = frozenset({"player_loans", "keep_bankrupt_players", "one_house_per_turn"})
+UNSUPPORTED_OPTIONS: frozenset[str] = frozenset()
 
 
 def game_view(game: Game) -> dict[str, Any]:
@@ -528,7 +567,10 @@ def game_view(game: Game) -> dict[str, Any]:
         "bank": dict(state["supply"]),
         "jail_cards": dict(state["jail_cards"]),
         "turn": state["turn"],
-        "ious": [],
+        "ious": [
+            {k: iou[k] for k in ("id", "debtor", "holder", "amount", "outstanding")}
+            for iou in state["ious"].values()
+        ],
         "last_seq": state["last_seq"],
         "head": state["head"],
     }

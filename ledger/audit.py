@@ -40,8 +40,13 @@ def draft_void(d: Draft, body: dict[str, Any], history: History | None) -> None:
     target, state, later = history(seq)
     if target["type"] in NOT_VOIDABLE:
         raise RuleViolation("void_conflict", f"a {target['type']} transaction cannot be voided")
+    # A later transaction already voided, and its void, cancel out: they need not stand.
+    voided = d.before["voided"]
+    cancelled = {t["seq"] for t in later if str(t["seq"]) in voided}
+    cancelled |= {voided[str(s)] for s in cancelled}
     for txn in later:
-        state = _replay_without(d, state, txn, seq)
+        if txn["seq"] not in cancelled:
+            state = _replay_without(d, state, txn, seq)
     # Every later transaction stands: take the target's postings and changes back.
     for posting in reversed(target["postings"]):
         d.pay(posting["to"], posting["from"], posting["amount"])
@@ -55,7 +60,7 @@ def draft_void(d: Draft, body: dict[str, Any], history: History | None) -> None:
         "voided": seq,
         "voided_type": target["type"],
         "reason": reason.strip(),
-        "later_transactions_checked": len(later),
+        "later_transactions_checked": len(later) - len(cancelled),
     }
 
 

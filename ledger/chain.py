@@ -26,8 +26,7 @@ def chain_hash(previous: str, txn: dict[str, Any]) -> str:
     return sha256(previous + canonical(body))
 
 
-def genesis(name: str, ruleset: dict[str, Any], options: dict[str, Any], players: list[str]) -> str:
-    """Where a game's chain starts: the hash of its header."""
-    return sha256(
-        canonical({"name": name, "ruleset": ruleset, "options": options, "players": players})
-    )
+def genesis(header: dict[str, Any]) -> str:
+    """Where a game's chain starts: the hash of its header (name, rule set, options, players,
+    created)."""
+    return sha256(canonical(header))

@@ -40,7 +40,11 @@ class Draft:
         """A seated player's id; refuses strangers and, unless told, the bankrupt."""
         if not isinstance(pid, str) or pid not in self.state["players"]:
             raise RuleViolation("unknown_player", f"no player {pid!r} at this table")
-        if active and self.state["players"][pid]["bankrupt_seq"] is not None:
+        if (
+            active
+            and self.state["players"][pid]["bankrupt_seq"] is not None
+            and not self.options.get("keep_bankrupt_players")
+        ):
             raise RuleViolation("player_bankrupt", f"{pid} is bankrupt and out of the game")
         return str(pid)
 
@@ -99,6 +103,12 @@ class Draft:
             return s["players"][target["player"]]["bankrupt_seq"]
         if kind == "void":
             return s["voided"].get(str(target["seq"]))
+        if kind == "iou":
+            return s["ious"].get(target["iou"])
+        if kind in ("iou_outstanding", "iou_holder"):
+            return s["ious"][target["iou"]][kind.removeprefix("iou_")]
+        if kind == "built_this_turn":
+            return s["built_this_turn"].get(target["player"], 0)
         return s[kind]
 
     def fines_account(self) -> str:
@@ -170,6 +180,20 @@ def starting_cash(d: Draft, body: Body) -> None:
     amount = int(d.rs.params["starting_cash"])
     d.pay("bank", player, amount)
     d.basis = {"player": player, "starting_cash": amount}
+
+
+def deal(d: Draft, body: Body) -> None:
+    """Set-up of the short and timed games: deeds dealt to a player, paid at once."""
+    player = d.player(body["player"])
+    deeds = [d.deed(slug) for slug in names(body, "properties")]
+    prices = {}
+    for deed in deeds:
+        if d.prop(deed.slug)["owner"] != "bank":
+            raise RuleViolation("already_owned", f"{deed.slug} was dealt already")
+        d.change("deed", player, property=deed.slug)
+        prices[deed.slug] = deed.price
+    d.pay(player, "bank", sum(prices.values()))
+    d.basis = {"player": player, "prices": prices, "total": sum(prices.values())}
 
 
 def salary(d: Draft, body: Body) -> None:
@@ -452,6 +476,14 @@ def build(d: Draft, body: Body) -> None:
         )
     _check_even(d, {line["property"] for line in lines})
     assert owner is not None
+    houses = sum(line.get("houses", 0) for line in lines)
+    if option(d, "one_house_per_turn") and houses:
+        built = d.state["built_this_turn"].get(owner, 0) + houses
+        if built > 1:
+            raise RuleViolation(
+                "building_limit", f"one house a turn (house rule): {owner} would build {built}"
+            )
+        d.change("built_this_turn", built, player=owner)
     d.pay(owner, "bank", total)
     d.basis = {"owner": owner, "orders": lines, "total": total}
 
@@ -647,9 +679,11 @@ def bankruptcy(d: Draft, body: Body) -> None:
             )
     sold = []
     # 1. Buildings go to the Bank: sold at half price for a player creditor, taken otherwise.
+    # (In the short game they pass to a player creditor with the deeds.)
+    keep_buildings = creditor != "bank" and d.rs.params["bankrupt_buildings_to_creditor"]
     for slug in deeds:
         prop = d.prop(slug)
-        if not (prop["houses"] or prop["hotel"]):
+        if keep_buildings or not (prop["houses"] or prop["hotel"]):
             continue
         value = rules.buildings_sale_value(d.rs, d.rs.deeds[slug], prop)
         sold.append(
@@ -675,6 +709,22 @@ def bankruptcy(d: Draft, body: Body) -> None:
     for deck in JAIL_DECKS:
         if d.state["jail_cards"][deck] == debtor:
             d.change("jail_card", "deck" if creditor == "bank" else creditor, deck=deck)
+    # IOUs held pass to the creditor; IOUs owed are written off (merged into this debt
+    # where the creditor holds them).
+    ious_received, ious_cleared = [], []
+    for iou_id, iou in sorted(d.state["ious"].items()):
+        if iou["outstanding"] and iou["holder"] == debtor:
+            d.change("iou_holder", creditor, iou=iou_id)
+            ious_received.append(iou_id)
+        if iou["outstanding"] and iou["debtor"] == debtor:
+            ious_cleared.append(
+                {
+                    "iou": iou_id,
+                    "outstanding": iou["outstanding"],
+                    "merged": iou["holder"] == creditor,
+                }
+            )
+            d.change("iou_outstanding", 0, iou=iou_id)
     # 4. The creditor pays the 10 % on each mortgaged deed received, lifting those it chooses.
     mortgaged = _take_mortgaged(d, creditor, deeds, lift) if creditor != "bank" else []
     d.change("jail", False, player=debtor)
@@ -690,8 +740,20 @@ def bankruptcy(d: Draft, body: Body) -> None:
         "cash": cash,
         "deeds": deeds,
         "mortgaged_received": mortgaged,
+        "ious_received": ious_received,
+        "ious_written_off": ious_cleared,
     }
-    if len(rules.active_players(d.state)) <= 1:
+    _finish_if_over(d)
+
+
+def _finish_if_over(d: Draft) -> None:
+    """A game ends by its own rules: at the short game's second bankruptcy, or when one
+    player is left (unless bankrupt players stay at the table, house rule)."""
+    bankrupt = sum(1 for p in d.state["players"].values() if p["bankrupt_seq"] is not None)
+    limit = d.rs.params["ends_after_bankruptcies"]
+    ended = limit is not None and bankrupt >= limit
+    last_one = len(rules.active_players(d.state)) <= 1
+    if ended or (last_one and not option(d, "keep_bankrupt_players")):
         _finish(d)
 
 
@@ -699,6 +761,8 @@ def turn(d: Draft, body: Body) -> None:
     player = d.player(body["player"])
     d.basis = {"previous": d.state["turn"], "player": player}
     d.change("turn", player)
+    for builder in sorted(d.state["built_this_turn"]):
+        d.change("built_this_turn", 0, player=builder)
 
 
 def _finish(d: Draft) -> None:
@@ -721,6 +785,65 @@ def pot_collect(d: Draft, body: Body) -> None:
     d.basis = {"pot": amount}
 
 
+# -- IOUs (player loans) ------------------------------------------------------------------------
+
+
+def _loans_allowed(d: Draft) -> None:
+    if not option(d, "player_loans"):
+        raise RuleViolation("option_disabled", "this game has no player loans (IOUs)")
+
+
+def _iou(d: Draft, body: Body) -> tuple[str, dict[str, Any]]:
+    iou_id = body.get("iou")
+    iou = d.state["ious"].get(iou_id) if isinstance(iou_id, str) else None
+    if iou is None:
+        raise RuleViolation("unknown_iou", f"no IOU {iou_id!r} in this game")
+    if iou["outstanding"] == 0:
+        raise RuleViolation("iou_settled", f"{iou_id} is settled")
+    return str(iou_id), iou
+
+
+def iou(d: Draft, body: Body) -> None:
+    _loans_allowed(d)
+    debtor, creditor = d.player(body["debtor"]), d.player(body["creditor"])
+    if debtor == creditor:
+        raise InvalidField("creditor", "a player cannot owe himself")
+    amount = whole(body, "amount")
+    iou_id = f"iou-{d.seq}"
+    record = {
+        "id": iou_id,
+        "debtor": debtor,
+        "holder": creditor,
+        "amount": amount,
+        "outstanding": amount,
+    }
+    d.change("iou", record, iou=iou_id)
+    d.basis = {"iou": iou_id, "debtor": debtor, "creditor": creditor, "amount": amount}
+
+
+def iou_repay(d: Draft, body: Body) -> None:
+    iou_id, iou = _iou(d, body)
+    amount = whole(body, "amount", 1, iou["outstanding"])
+    d.pay(iou["debtor"], iou["holder"], amount)
+    d.change("iou_outstanding", iou["outstanding"] - amount, iou=iou_id)
+    d.basis = {"iou": iou_id, "repaid": amount, "outstanding": iou["outstanding"]}
+
+
+def iou_transfer(d: Draft, body: Body) -> None:
+    iou_id, iou = _iou(d, body)
+    to = d.player(body["to"])
+    if to in (iou["holder"], iou["debtor"]):
+        raise InvalidField("to", f"{to} cannot take {iou_id}: he holds or owes it")
+    d.change("iou_holder", to, iou=iou_id)
+    d.basis = {"iou": iou_id, "from": iou["holder"], "to": to, "outstanding": iou["outstanding"]}
+
+
+def iou_forgive(d: Draft, body: Body) -> None:
+    iou_id, iou = _iou(d, body)
+    d.change("iou_outstanding", 0, iou=iou_id)
+    d.basis = {"iou": iou_id, "holder": iou["holder"], "forgiven": iou["outstanding"]}
+
+
 CARD_EFFECTS = ("collect", "pay", "collect_from_each", "pay_each", "repairs")
 
 Handler = Callable[[Draft, Body], None]
@@ -728,6 +851,7 @@ Handler = Callable[[Draft, Body], None]
 # type -> (handler, event class name). Set-up types are recorded by the ledger itself.
 HANDLERS: dict[str, tuple[Handler, str]] = {
     "starting_cash": (starting_cash, "StartingCashPaid"),
+    "deal": (deal, "DeedsDealt"),
     "salary": (salary, "SalaryPaid"),
     "payment": (payment, "PaymentMade"),
     "card": (card, "CardApplied"),
@@ -746,8 +870,12 @@ HANDLERS: dict[str, tuple[Handler, str]] = {
     "trade": (trade, "TradeMade"),
     "bankruptcy": (bankruptcy, "PlayerWentBankrupt"),
     "pot_collect": (pot_collect, "PotCollected"),
+    "iou": (iou, "IouIssued"),
+    "iou_repay": (iou_repay, "IouRepaid"),
+    "iou_transfer": (iou_transfer, "IouTransferred"),
+    "iou_forgive": (iou_forgive, "IouForgiven"),
     "turn": (turn, "TurnStarted"),
     "finish": (finish, "GameFinished"),
 }
 
-SETUP_TYPES = frozenset({"starting_cash"})
+SETUP_TYPES = frozenset({"starting_cash", "deal"})

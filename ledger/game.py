@@ -53,7 +53,15 @@ class Game(Aggregate):
             players, list(rs.deeds), int(rs.params["houses"]), int(rs.params["hotels"])
         )
         # The chain starts from the game's header, so a changed header breaks it too.
-        self.state["head"] = genesis(name, ruleset, options, players)
+        self.state["head"] = genesis(
+            {
+                "name": name,
+                "ruleset": ruleset,
+                "options": options,
+                "players": players,
+                "created": created_at,
+            }
+        )
 
     class TransactionRecorded(Aggregate.Event):
         """A transaction accepted by the rules; subclasses name its type."""
@@ -65,6 +73,16 @@ class Game(Aggregate):
             apply_transaction(aggregate.state, self.txn)
 
     class StartingCashPaid(TransactionRecorded): ...
+
+    class DeedsDealt(TransactionRecorded): ...
+
+    class IouIssued(TransactionRecorded): ...
+
+    class IouRepaid(TransactionRecorded): ...
+
+    class IouTransferred(TransactionRecorded): ...
+
+    class IouForgiven(TransactionRecorded): ...
 
     class SalaryPaid(TransactionRecorded): ...
 

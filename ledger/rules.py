@@ -102,12 +102,18 @@ def houses_and_hotels(state: State, player: str) -> tuple[int, int]:
 
 
 def net_worth(rs: RuleSet, state: State, player: str) -> int:
-    """Cash + deeds at printed price (mortgaged at half) + buildings at purchase price."""
+    """Cash + deeds at printed price (mortgaged at half) + buildings at purchase price
+    + IOUs held - IOUs owed."""
     worth = state["balances"][player]
     for slug in owned_by(state, player):
         deed, prop = rs.deeds[slug], state["properties"][slug]
         worth += deed.mortgage_value if prop["mortgaged"] else deed.price
         worth += buildings_cost(rs, deed, prop)
+    for iou in state["ious"].values():
+        if iou["holder"] == player:
+            worth += iou["outstanding"]
+        if iou["debtor"] == player:
+            worth -= iou["outstanding"]
     return worth
 
 

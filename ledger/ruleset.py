@@ -14,7 +14,15 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-BUILT_IN = ("classic",)
+BUILT_IN = ("classic", "short", "timed")
+
+# Parameters a rule-set document may leave out, with the classic game's values.
+OPTIONAL_PARAMS: dict[str, Any] = {
+    "deal_deeds": 0,  # deeds dealt to each player at set-up, paid at their printed price
+    "ends_after_bankruptcies": None,  # the short game ends at the second bankruptcy
+    "bankrupt_buildings_to_creditor": False,  # short game: buildings go with the deeds
+    "rounding": "half_up",
+}
 
 
 class RuleSetInvalid(ValueError):
@@ -109,9 +117,16 @@ def parse_ruleset(document: dict[str, Any]) -> RuleSet:
     params = document.get("parameters")
     if not isinstance(params, dict):
         raise RuleSetInvalid(name, ["parameters: missing"])
+    params = dict(params)
     for key, kind in _REQUIRED_PARAMS.items():
         if not isinstance(params.get(key), kind) or isinstance(params.get(key), bool):
             problems.append(f"parameters.{key}: a {kind.__name__} is required")
+    for key, default in OPTIONAL_PARAMS.items():
+        params.setdefault(key, default)
+    if params["rounding"] != "half_up":
+        problems.append("parameters.rounding: only 'half_up' is supported")
+    if not isinstance(params["deal_deeds"], int) or params["deal_deeds"] < 0:
+        problems.append("parameters.deal_deeds: a whole number, 0 or more")
     if params.get("mortgage_interest_base") not in ("mortgage_value", "price"):
         problems.append("parameters.mortgage_interest_base: 'mortgage_value' or 'price'")
     players = document.get("players", {})
@@ -181,23 +196,37 @@ def parse_ruleset(document: dict[str, Any]) -> RuleSet:
     )
 
 
+def _read_built_in(name: str) -> dict[str, Any]:
+    text = resources.files("ledger.rulesets").joinpath(f"{name}.json").read_text("utf-8")
+    document: dict[str, Any] = json.loads(text)
+    return document
+
+
+def resolve_extends(document: dict[str, Any]) -> dict[str, Any]:
+    """A whole document from one that ``extends`` a built-in rule set with some changes.
+
+    Parameters and options are taken key by key; ``deeds``, ``spaces`` and ``players`` are
+    replaced whole when given. The result names no base: a game keeps every figure it uses.
+    """
+    base_name = document.get("extends")
+    if base_name is None:
+        return document
+    if base_name not in BUILT_IN:
+        raise RuleSetInvalid(
+            str(document.get("name", "?")), [f"extends: no rule set {base_name!r}"]
+        )
+    base = resolve_extends(_read_built_in(base_name))
+    merged = {**base, **{k: v for k, v in document.items() if k != "extends"}}
+    for section in ("parameters", "options"):
+        merged[section] = {**base.get(section, {}), **document.get(section, {})}
+    return merged
+
+
 @cache
 def _load_built_in(name: str) -> RuleSet:
-    text = resources.files("ledger.rulesets").joinpath(f"{name}.json").read_text("utf-8")
-    return parse_ruleset(json.loads(text))
+    return parse_ruleset(resolve_extends(_read_built_in(name)))
 
 
 def built_in(name: str) -> RuleSet | None:
     """The built-in rule set called ``name``, or None."""
     return _load_built_in(name) if name in BUILT_IN else None
-
-
-def ruleset_from_document(document: dict[str, Any]) -> RuleSet:
-    """The rule set a game was created with, parsed once per distinct document."""
-    key = json.dumps(document, sort_keys=True)
-    return _parse_cached(key)
-
-
-@cache
-def _parse_cached(key: str) -> RuleSet:
-    return parse_ruleset(json.loads(key))

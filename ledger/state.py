@@ -18,6 +18,10 @@ Change kinds (every one has ``kind``, ``from`` and ``to``)::
     turn       -          the player whose turn it is, or None
     status     -          "active" or "finished" (with ``standings`` when finished)
     void       seq        None, then the seq of the void that reversed transaction ``seq``
+    iou        iou        None, then the IOU's record (debtor, holder, amount, outstanding)
+    iou_outstanding iou   what the debtor still owes on it
+    iou_holder iou        who holds it
+    built_this_turn player houses a player has built since the last recorded turn
 """
 
 from __future__ import annotations
@@ -51,6 +55,8 @@ def new_state(players: list[str], deeds: list[str], houses: int, hotels: int) ->
         "turn": None,
         "standings": None,
         "voided": {},
+        "ious": {},
+        "built_this_turn": {},
         "last_seq": 0,
         "head": "",
     }
@@ -66,6 +72,8 @@ def copy_state(state: State) -> State:
         "supply": dict(state["supply"]),
         "jail_cards": dict(state["jail_cards"]),
         "voided": dict(state["voided"]),
+        "ious": {k: dict(v) for k, v in state["ious"].items()},
+        "built_this_turn": dict(state["built_this_turn"]),
     }
 
 
@@ -102,6 +110,20 @@ def apply_change(state: State, change: dict[str, Any]) -> None:
             state["voided"].pop(str(change["seq"]), None)
         else:
             state["voided"][str(change["seq"])] = to
+    elif kind == "iou":
+        if to is None:
+            del state["ious"][change["iou"]]
+        else:
+            state["ious"][change["iou"]] = dict(to)
+    elif kind == "iou_outstanding":
+        state["ious"][change["iou"]]["outstanding"] = to
+    elif kind == "iou_holder":
+        state["ious"][change["iou"]]["holder"] = to
+    elif kind == "built_this_turn":
+        if to:
+            state["built_this_turn"][change["player"]] = to
+        else:
+            state["built_this_turn"].pop(change["player"], None)
     elif kind == "status":
         state["status"] = to
         state["standings"] = change.get("standings") if to == "finished" else None

@@ -28,6 +28,14 @@ class NewGameSchema(Schema):
         values=fields.Raw(),
         metadata={"description": "house rules by name; see the rule set's options"},
     )
+    dealt = fields.Dict(
+        keys=ident(),
+        values=fields.List(ident(), validate=validate.Length(max=40)),
+        metadata={
+            "description": "short and timed games: the deeds dealt to each player "
+            '({"p1": ["boardwalk", "..."]}); left out, the server deals at random'
+        },
+    )
 
     @validates_schema
     def check_option_values(self, data: dict[str, Any], **kwargs: Any) -> None:

@@ -283,6 +283,30 @@ class PotCollectSchema(TransactionBodySchema):
     player = ident(required=True)
 
 
+class IouSchema(TransactionBodySchema):
+    type = type_field("iou")
+    debtor = ident(required=True)
+    creditor = ident(required=True)
+    amount = money(required=True)
+
+
+class IouRepaySchema(TransactionBodySchema):
+    type = type_field("iou_repay")
+    iou = ident(required=True, metadata={"description": "the IOU's id, e.g. iou-12"})
+    amount = money(required=True)
+
+
+class IouTransferSchema(TransactionBodySchema):
+    type = type_field("iou_transfer")
+    iou = ident(required=True)
+    to = ident(required=True)
+
+
+class IouForgiveSchema(TransactionBodySchema):
+    type = type_field("iou_forgive")
+    iou = ident(required=True)
+
+
 class VoidSchema(TransactionBodySchema):
     type = type_field("void")
     seq = Int(required=True, validate=validate.Range(min=1, max=MAX_SEQ))
@@ -317,6 +341,10 @@ TRANSACTION_SCHEMAS: dict[str, type[TransactionBodySchema]] = {
     "trade": TradeSchema,
     "bankruptcy": BankruptcySchema,
     "pot_collect": PotCollectSchema,
+    "iou": IouSchema,
+    "iou_repay": IouRepaySchema,
+    "iou_transfer": IouTransferSchema,
+    "iou_forgive": IouForgiveSchema,
     "turn": TurnSchema,
     "void": VoidSchema,
     "finish": FinishSchema,

@@ -208,3 +208,33 @@ def test_an_export_with_rehashed_forged_amount_is_refused_by_the_rules(table: Ta
     with pytest.raises(LedgerError) as caught:
         table.bank.import_game(doc)
     assert (caught.value.code, caught.value.extra["seq"]) == ("log_invalid", 4)
+
+
+def test_a_build_can_be_voided_once_the_rent_charged_on_it_is_voided(table: Table) -> None:
+    table.buy("p1", "park-place", "boardwalk")
+    built = table.record("build", property="boardwalk")
+    rent = table.record("rent", payer="p2", property="boardwalk")  # 1 house: 200
+    assert table.refused("void", seq=built["seq"], reason="wrong street").code == "void_conflict"
+    table.record("void", seq=rent["seq"], reason="rent on the wrong street")
+    table.record("void", seq=built["seq"], reason="wrong street")
+    assert table.state()["properties"]["boardwalk"]["houses"] == 0
+    assert table.state()["bank"]["houses"] == 32
+    # Ann: 1500 - 350 - 400 = 750 after the purchases, everything else undone.
+    assert table.state()["balances"]["p1"] == 750
+
+
+def test_an_export_cut_off_during_set_up_is_refused(table: Table) -> None:
+    doc = copy.deepcopy(table.bank.export(table.id))
+    doc["transactions"] = doc["transactions"][:1]
+    doc["head"] = doc["transactions"][0]["hash"]
+    with pytest.raises(LedgerError) as caught:
+        table.bank.import_game(doc)
+    assert (caught.value.code, caught.value.extra["seq"]) == ("log_invalid", 2)
+
+
+def test_the_creation_time_is_covered_by_the_chain(table: Table) -> None:
+    doc = copy.deepcopy(table.bank.export(table.id))
+    doc["game"]["created"] = "2020-01-01T00:00:00Z"
+    with pytest.raises(LedgerError) as caught:
+        table.bank.import_game(doc)
+    assert (caught.value.code, caught.value.extra["seq"]) == ("log_invalid", 1)

@@ -1,0 +1,97 @@
+"""Audit: a statement, the replay, the hash chain checked, and the log exported or imported.
+
+Reads of one game need a token of that game; an import needs none and may carry a body of up
+to ``MAX_IMPORT_LENGTH`` (32 MiB) where every other request stops at ``MAX_CONTENT_LENGTH``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from uuid import UUID
+
+from flask import current_app, request, url_for
+from flask.views import MethodView
+
+from api.auth import authorize_game
+from api.bank import tablebank
+from api.etags import add_game_etag, etag
+from api.framework import Blueprint
+from schemas.audit import (
+    ExportSchema,
+    ImportSchema,
+    ReplaySchema,
+    StatementSchema,
+    VerificationSchema,
+)
+from schemas.games import CreatedGameSchema
+
+audit_blp = Blueprint(
+    "audit",
+    __name__,
+    url_prefix="/api/v1/games/<uuid:game>",
+    description="Audit one game; needs a bearer token of that game.",
+)
+audit_blp.before_request(authorize_game)
+audit_blp.after_request(add_game_etag)
+
+import_blp = Blueprint(
+    "import",
+    __name__,
+    url_prefix="/api/v1/games/import",
+    description="A new game from an exported log (no token).",
+)
+
+
+@import_blp.before_request
+def allow_a_whole_log() -> None:
+    """An exported log may be far longer than any other body."""
+    request.max_content_length = current_app.config["MAX_IMPORT_LENGTH"]
+
+
+@audit_blp.route("/accounts/<account>/statement")
+class Statement(MethodView):
+    @audit_blp.response(200, StatementSchema)
+    def get(self, game: UUID, account: str) -> Any:
+        """Every posting into or out of one account, signed, with the running balance."""
+        return tablebank().statement(game, account)
+
+
+@audit_blp.route("/replay")
+class Replay(MethodView):
+    @audit_blp.response(200, ReplaySchema)
+    def get(self, game: UUID) -> Any:
+        """One step per transaction, with every balance and net worth after it."""
+        return tablebank().replay(game)
+
+
+@audit_blp.route("/verify")
+class Verify(MethodView):
+    @audit_blp.response(200, VerificationSchema)
+    def get(self, game: UUID) -> Any:
+        """Recompute the hash chain; ``head`` is the hash to note and compare later."""
+        return tablebank().verify(game)
+
+
+@audit_blp.route("/export")
+class Export(MethodView):
+    @audit_blp.response(200, ExportSchema)
+    def get(self, game: UUID) -> Any:
+        """The whole log with each transaction's hash, to keep or import elsewhere; no tokens."""
+        return tablebank().export(game)
+
+
+@import_blp.route("")
+class Import(MethodView):
+    @import_blp.arguments(ImportSchema)
+    @import_blp.response(201, CreatedGameSchema)
+    @import_blp.alt_response(413, description="A body over 32 MiB.")
+    def post(self, document: dict[str, Any]) -> Any:
+        """A new game from an exported log, every transaction checked again; new tokens."""
+        created = tablebank().import_game(document)
+        return created, created_headers(created)
+
+
+def created_headers(created: dict[str, Any]) -> dict[str, str]:
+    """Where a new game lives and its version; its tokens must not be cached."""
+    location = url_for("game.Game", game=created["id"])
+    return {**etag(created["version"]), "Location": location, "Cache-Control": "no-store"}
