@@ -32,7 +32,14 @@ from ledger.errors import (
     VersionConflict,
 )
 from ledger.game import Game, now_rfc3339
-from ledger.ruleset import BUILT_IN, RuleSet, built_in, parse_ruleset
+from ledger.ruleset import (
+    BUILT_IN,
+    RuleSet,
+    RuleSetInvalid,
+    built_in,
+    parse_ruleset,
+    resolve_extends,
+)
 from ledger.state import State, apply_transaction, copy_state
 
 NAMESPACE = uuid5(NAMESPACE_URL, "https://tablebank.invalid/")
@@ -115,10 +122,15 @@ class TableBank(Application[UUID]):
         players: list[str],
         options: dict[str, Any] | None = None,
         dealt: dict[str, list[str]] | None = None,
+        ruleset_document: dict[str, Any] | None = None,
     ) -> dict[str, Any]:
         """Seat the players, pay their starting cash, deal deeds where the rule set says so,
-        and issue the tokens (shown once)."""
-        rs = built_in(ruleset)
+        and issue the tokens (shown once).
+
+        ``ruleset`` names a built-in rule set, or the ``ruleset_document`` of the banker's
+        own box (which may ``extend`` a built-in one with other names and figures).
+        """
+        rs = custom_ruleset(ruleset, ruleset_document) if ruleset_document else built_in(ruleset)
         if rs is None:
             raise InvalidField("ruleset", f"unknown rule set {ruleset!r}; try {list(BUILT_IN)}")
         if not rs.min_players <= len(players) <= rs.max_players:
@@ -376,6 +388,18 @@ class TableBank(Application[UUID]):
         game = rebuild_game(document)
         created = now_rfc3339()
         return self._save_new_game(game, created)
+
+
+def custom_ruleset(name: str, document: dict[str, Any]) -> RuleSet:
+    """A banker's own rule set, validated whole; its name must not hide a built-in one."""
+    if name in BUILT_IN:
+        raise InvalidField("ruleset", f"{name!r} is built in: give your own rule set a new name")
+    if not isinstance(document, dict) or document.get("name") != name:
+        raise InvalidField("ruleset_document", f"the document's name must be {name!r}")
+    try:
+        return parse_ruleset(resolve_extends(document))
+    except RuleSetInvalid as err:
+        raise InvalidField("ruleset_document", err.problems) from None
 
 
 def deal_deeds(

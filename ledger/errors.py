@@ -70,8 +70,9 @@ class InvalidField(LedgerError):
     code = "validation_error"
     title = "Invalid request"
 
-    def __init__(self, field: str, message: str) -> None:
-        super().__init__(f"{field}: {message}", errors={field: [message]})
+    def __init__(self, field: str, message: str | list[str]) -> None:
+        messages = [message] if isinstance(message, str) else list(message)
+        super().__init__(f"{field}: {'; '.join(messages)}", errors={field: messages})
 
 
 class NotFound(LedgerError):

@@ -169,7 +169,7 @@ def street_rent(rs: RuleSet, state: State, deed: Deed) -> dict[str, Any]:
         rs, state, deed.slug
     )
     if prop["hotel"]:
-        rent = deed.rents[5]
+        rent = deed.rents[-1]
     elif prop["houses"]:
         rent = deed.rents[prop["houses"]]
     else:

@@ -92,76 +92,59 @@ class RuleSet:
         return self.groups[self.deeds[slug].group]
 
 
-_REQUIRED_PARAMS = {
-    "starting_cash": int,
-    "salary": int,
-    "jail_fine": int,
-    "luxury_tax": int,
-    "income_tax_flat": int,
-    "income_tax_percent": int,
-    "houses": int,
-    "hotels": int,
-    "max_houses": int,
-    "houses_before_hotel": int,
-    "mortgage_interest_percent": int,
-    "mortgage_interest_base": str,
-    "railroad_rents": list,
-    "utility_multipliers": list,
+# name: (smallest, largest) for the whole-number parameters every rule set gives.
+_WHOLE_PARAMS: dict[str, tuple[int, int]] = {
+    "starting_cash": (1, 10**9),
+    "salary": (0, 10**9),
+    "jail_fine": (0, 10**9),
+    "luxury_tax": (0, 10**9),
+    "income_tax_flat": (0, 10**9),
+    "income_tax_percent": (0, 100),
+    "houses": (0, 10**6),
+    "hotels": (0, 10**6),
+    "max_houses": (1, 10),
+    "houses_before_hotel": (1, 10),
+    "mortgage_interest_percent": (0, 100),
 }
 
+# The house rules the ledger knows how to enforce, with the kind of value each takes.
+KNOWN_OPTIONS = {
+    "free_parking_pot": "boolean",
+    "player_loans": "boolean",
+    "no_rent_in_jail": "boolean",
+    "keep_bankrupt_players": "boolean",
+    "one_house_per_turn": "boolean",
+    "income_tax": "choice",
+    "luxury_tax": "amount",
+}
 
-def parse_ruleset(document: dict[str, Any]) -> RuleSet:
-    """Validate a rule-set document and build its ``RuleSet``; raise ``RuleSetInvalid``."""
-    name = str(document.get("name", "?"))
+MAX_DEEDS = 60
+
+
+def _whole(value: Any, low: int, high: int) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and low <= value <= high
+
+
+def parse_ruleset(document: Any) -> RuleSet:
+    """Validate a rule-set document and build its ``RuleSet``; raise ``RuleSetInvalid``
+    listing every problem found (never any other exception, whatever the document)."""
+    if not isinstance(document, dict):
+        raise RuleSetInvalid("?", ["the rule set must be a JSON object"])
+    name = document.get("name")
     problems: list[str] = []
-    params = document.get("parameters")
-    if not isinstance(params, dict):
-        raise RuleSetInvalid(name, ["parameters: missing"])
-    params = dict(params)
-    for key, kind in _REQUIRED_PARAMS.items():
-        if not isinstance(params.get(key), kind) or isinstance(params.get(key), bool):
-            problems.append(f"parameters.{key}: a {kind.__name__} is required")
-    for key, default in OPTIONAL_PARAMS.items():
-        params.setdefault(key, default)
-    if params["rounding"] != "half_up":
-        problems.append("parameters.rounding: only 'half_up' is supported")
-    if not isinstance(params["deal_deeds"], int) or params["deal_deeds"] < 0:
-        problems.append("parameters.deal_deeds: a whole number, 0 or more")
-    if params.get("mortgage_interest_base") not in ("mortgage_value", "price"):
-        problems.append("parameters.mortgage_interest_base: 'mortgage_value' or 'price'")
-    players = document.get("players", {})
-    if not (isinstance(players, dict) and 2 <= players.get("min", 0) <= players.get("max", 0)):
-        problems.append("players: min and max, 2 <= min <= max")
-
-    deeds: dict[str, Deed] = {}
-    for i, raw in enumerate(document.get("deeds", [])):
-        try:
-            deed = Deed(
-                slug=slugify(raw["name"]),
-                name=raw["name"],
-                position=int(raw["position"]),
-                kind=raw["kind"],
-                group=raw["group"],
-                price=int(raw["price"]),
-                rents=tuple(int(r) for r in raw.get("rents", ())),
-                house_price=int(raw.get("house_price", 0)),
-                hotel_price=int(raw.get("hotel_price", 0)),
-            )
-        except (KeyError, TypeError, ValueError) as exc:
-            problems.append(f"deeds[{i}]: {exc!r}")
-            continue
-        if deed.kind not in ("street", "railroad", "utility"):
-            problems.append(f"deeds[{i}].kind: street, railroad or utility")
-        if deed.kind == "street" and (len(deed.rents) != 6 or deed.house_price <= 0):
-            problems.append(f"deeds[{i}]: a street needs 6 rents and a house price")
-        if deed.price <= 0 or deed.price % 2:
-            problems.append(f"deeds[{i}].price: a positive even amount")
-        if deed.slug in deeds:
-            problems.append(f"deeds[{i}].name: {deed.slug!r} twice")
-        deeds[deed.slug] = deed
-    if not deeds:
-        problems.append("deeds: none")
-
+    if not (isinstance(name, str) and re.fullmatch(r"[a-z0-9][a-z0-9-]{0,63}", name)):
+        problems.append("name: 1-64 characters of a-z, 0-9 and '-'")
+        name = "?"
+    params = _check_params(document.get("parameters"), problems)
+    players = document.get("players")
+    if not (
+        isinstance(players, dict)
+        and _whole(players.get("min"), 2, 8)
+        and _whole(players.get("max"), 2, 8)
+        and players["min"] <= players["max"]
+    ):
+        problems.append("players: {min, max} with 2 <= min <= max <= 8")
+    deeds = _check_deeds(document.get("deeds"), params, problems)
     groups: dict[str, list[str]] = {}
     for deed in deeds.values():
         groups.setdefault(deed.group, []).append(deed.slug)
@@ -169,31 +152,156 @@ def parse_ruleset(document: dict[str, Any]) -> RuleSet:
         kinds = {deeds[m].kind for m in members}
         if len(kinds) != 1:
             problems.append(f"group {group!r} mixes kinds {sorted(kinds)}")
-
-    options: dict[str, dict[str, Any]] = {}
-    for opt, spec in document.get("options", {}).items():
-        spec = dict(spec)
-        if spec.get("type") not in ("boolean", "choice", "amount"):
-            problems.append(f"options.{opt}.type: boolean, choice or amount")
-            continue
-        if "default" not in spec:
-            if opt in params:
-                spec["default"] = params[opt]
-            else:
-                problems.append(f"options.{opt}.default: missing")
-        options[opt] = spec
-
+        elif "railroad" in kinds and len(members) > len(params.get("railroad_rents") or []):
+            problems.append(f"group {group!r}: a railroad rent for each railroad held is needed")
+        elif "utility" in kinds and len(members) > len(params.get("utility_multipliers") or []):
+            problems.append(f"group {group!r}: a multiplier for each utility held is needed")
+    options = _check_options(document.get("options", {}), params, problems)
+    if not problems and params["deal_deeds"] * players["max"] > len(deeds):
+        problems.append("parameters.deal_deeds: more deeds dealt than the board holds")
     if problems:
-        raise RuleSetInvalid(name, problems)
+        raise RuleSetInvalid(str(name), problems)
     return RuleSet(
-        name=name,
+        name=str(name),
         title=str(document.get("title", name)),
         document=document,
-        params=dict(params),
+        params=params,
         options=options,
         deeds=deeds,
         groups={g: tuple(m) for g, m in groups.items()},
     )
+
+
+def _check_params(raw: Any, problems: list[str]) -> dict[str, Any]:
+    if not isinstance(raw, dict):
+        problems.append("parameters: an object is required")
+        return dict(OPTIONAL_PARAMS)
+    params = {**OPTIONAL_PARAMS, **raw}
+    for key, (low, high) in _WHOLE_PARAMS.items():
+        if not _whole(params.get(key), low, high):
+            problems.append(f"parameters.{key}: a whole number from {low} to {high}")
+    if _whole(params.get("max_houses"), 1, 10) and not _whole(
+        params.get("houses_before_hotel"), 1, params["max_houses"]
+    ):
+        problems.append("parameters.houses_before_hotel: from 1 to max_houses")
+    if params.get("mortgage_interest_base") not in ("mortgage_value", "price"):
+        problems.append("parameters.mortgage_interest_base: 'mortgage_value' or 'price'")
+    for key in ("railroad_rents", "utility_multipliers"):
+        value = params.get(key)
+        if not (isinstance(value, list) and all(_whole(v, 0, 10**9) for v in value)):
+            problems.append(f"parameters.{key}: a list of whole numbers")
+    if not _whole(params["deal_deeds"], 0, 10):
+        problems.append("parameters.deal_deeds: a whole number from 0 to 10")
+    ends = params["ends_after_bankruptcies"]
+    if ends is not None and not _whole(ends, 1, 7):
+        problems.append("parameters.ends_after_bankruptcies: null or a whole number from 1 to 7")
+    if not isinstance(params["bankrupt_buildings_to_creditor"], bool):
+        problems.append("parameters.bankrupt_buildings_to_creditor: true or false")
+    if params["rounding"] != "half_up":
+        problems.append("parameters.rounding: only 'half_up' is supported")
+    unknown = sorted(set(raw) - set(_WHOLE_PARAMS) - set(OPTIONAL_PARAMS) - _OTHER_PARAMS)
+    if unknown:
+        problems.append(f"parameters: unknown {', '.join(map(str, unknown))}")
+    return params
+
+
+_OTHER_PARAMS = {"railroad_rents", "utility_multipliers", "mortgage_interest_base"}
+
+
+def _check_deeds(raw: Any, params: dict[str, Any], problems: list[str]) -> dict[str, Deed]:
+    deeds: dict[str, Deed] = {}
+    if not isinstance(raw, list) or not 1 <= len(raw) <= MAX_DEEDS:
+        problems.append(f"deeds: a list of 1 to {MAX_DEEDS} deeds")
+        return deeds
+    max_houses = params.get("max_houses") if _whole(params.get("max_houses"), 1, 10) else 4
+    for i, item in enumerate(raw):
+        where = f"deeds[{i}]"
+        if not isinstance(item, dict):
+            problems.append(f"{where}: an object is required")
+            continue
+        name, kind, group = item.get("name"), item.get("kind"), item.get("group")
+        if not (isinstance(name, str) and slugify(name) and len(name) <= 80):
+            problems.append(f"{where}.name: a name of up to 80 characters")
+            continue
+        if kind not in ("street", "railroad", "utility"):
+            problems.append(f"{where}.kind: street, railroad or utility")
+            continue
+        if not (isinstance(group, str) and 0 < len(group) <= 64):
+            problems.append(f"{where}.group: a group name")
+            continue
+        price, position = item.get("price"), item.get("position", i)
+        if not _whole(price, 2, 10**9) or price % 2:
+            problems.append(f"{where}.price: a positive even whole number")
+            continue
+        if not _whole(position, 0, 1000):
+            problems.append(f"{where}.position: a whole number from 0")
+            continue
+        rents, house_price = item.get("rents", []), item.get("house_price", 0)
+        hotel_price = item.get("hotel_price", house_price)
+        if kind == "street":
+            if not (
+                isinstance(rents, list)
+                and len(rents) >= max_houses + 2
+                and all(_whole(r, 0, 10**9) for r in rents)
+            ):
+                problems.append(
+                    f"{where}.rents: bare, 1 to {max_houses} houses, and hotel "
+                    f"({max_houses + 2} whole numbers)"
+                )
+                continue
+            if not (_whole(house_price, 1, 10**9) and _whole(hotel_price, 1, 10**9)):
+                problems.append(f"{where}: a street needs a house_price (and hotel_price)")
+                continue
+        deed = Deed(
+            slug=slugify(name),
+            name=name,
+            position=position,
+            kind=kind,
+            group=group,
+            price=price,
+            rents=tuple(rents) if kind == "street" else (),
+            house_price=house_price if kind == "street" else 0,
+            hotel_price=hotel_price if kind == "street" else 0,
+        )
+        if deed.slug in deeds:
+            problems.append(f"{where}.name: {deed.slug!r} twice")
+        deeds[deed.slug] = deed
+    return deeds
+
+
+def _check_options(
+    raw: Any, params: dict[str, Any], problems: list[str]
+) -> dict[str, dict[str, Any]]:
+    options: dict[str, dict[str, Any]] = {}
+    if not isinstance(raw, dict):
+        problems.append("options: an object is required")
+        return options
+    for opt, spec in raw.items():
+        kind = KNOWN_OPTIONS.get(opt)
+        if kind is None:
+            problems.append(f"options.{opt}: not a house rule this ledger knows")
+            continue
+        if not isinstance(spec, dict) or spec.get("type") != kind:
+            problems.append(f"options.{opt}.type: {kind}")
+            continue
+        spec = dict(spec)
+        if "default" not in spec and opt in params:
+            spec["default"] = params[opt]
+        default = spec.get("default")
+        ok = (
+            (kind == "boolean" and isinstance(default, bool))
+            or (
+                kind == "choice"
+                and isinstance(spec.get("choices"), list)
+                and default in spec["choices"]
+            )
+            or (kind == "amount" and _whole(default, 0, 10**9))
+        )
+        if not ok:
+            problems.append(f"options.{opt}.default: a valid {kind}")
+            continue
+        options[opt] = spec
+    return options
 
 
 def _read_built_in(name: str) -> dict[str, Any]:
@@ -208,9 +316,9 @@ def resolve_extends(document: dict[str, Any]) -> dict[str, Any]:
     Parameters and options are taken key by key; ``deeds``, ``spaces`` and ``players`` are
     replaced whole when given. The result names no base: a game keeps every figure it uses.
     """
-    base_name = document.get("extends")
-    if base_name is None:
+    if not isinstance(document, dict) or document.get("extends") is None:
         return document
+    base_name = document["extends"]
     if base_name not in BUILT_IN:
         raise RuleSetInvalid(
             str(document.get("name", "?")), [f"extends: no rule set {base_name!r}"]
@@ -218,7 +326,10 @@ def resolve_extends(document: dict[str, Any]) -> dict[str, Any]:
     base = resolve_extends(_read_built_in(base_name))
     merged = {**base, **{k: v for k, v in document.items() if k != "extends"}}
     for section in ("parameters", "options"):
-        merged[section] = {**base.get(section, {}), **document.get(section, {})}
+        changes = document.get(section, {})
+        if not isinstance(changes, dict):
+            raise RuleSetInvalid(str(document.get("name", "?")), [f"{section}: an object"])
+        merged[section] = {**base.get(section, {}), **changes}
     return merged
 
 

@@ -7,6 +7,7 @@ from typing import Any
 from marshmallow import RAISE, Schema, ValidationError, fields, validate, validates_schema
 
 from schemas.fields import MAX_AMOUNT, MAX_ID, MAX_SEQ, Text, ident
+from schemas.rulesets import RuleSetDocumentSchema
 
 MAX_PLAYERS = 8
 
@@ -27,6 +28,13 @@ class NewGameSchema(Schema):
         keys=fields.String(validate=validate.Length(min=1, max=MAX_ID)),
         values=fields.Raw(),
         metadata={"description": "house rules by name; see the rule set's options"},
+    )
+    ruleset_document = fields.Nested(
+        RuleSetDocumentSchema,
+        metadata={
+            "description": "the rule set of the banker's own box (see docs/rulesets.md); "
+            "its name is given as ruleset"
+        },
     )
     dealt = fields.Dict(
         keys=ident(),

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from marshmallow import Schema, fields, post_dump
+from marshmallow import RAISE, Schema, fields, post_dump, validate
+
+from schemas.fields import MAX_AMOUNT, Int, Text
 
 
 class DocumentSchema(Schema):
@@ -43,3 +45,74 @@ class RuleSetSchema(DocumentSchema):
 
 class RuleSetListSchema(Schema):
     items = fields.List(fields.Nested(RuleSetSchema))
+
+
+# -- a banker's own rule set, as given when a game is created -----------------------------------
+
+
+class _Strict(Schema):
+    class Meta:
+        unknown = RAISE
+
+
+class PlayersRangeInputSchema(_Strict):
+    min = Int(required=True, validate=validate.Range(min=2, max=8))
+    max = Int(required=True, validate=validate.Range(min=2, max=8))
+
+
+class DeedInputSchema(_Strict):
+    name = Text(required=True, validate=validate.Length(min=1, max=80))
+    position = Int(validate=validate.Range(min=0, max=1000))
+    kind = fields.String(required=True, validate=validate.OneOf(("street", "railroad", "utility")))
+    group = Text(required=True, validate=validate.Length(min=1, max=64))
+    price = Int(required=True, validate=validate.Range(min=2, max=MAX_AMOUNT))
+    rents = fields.List(
+        Int(validate=validate.Range(min=0, max=MAX_AMOUNT)), validate=validate.Length(max=12)
+    )
+    house_price = Int(validate=validate.Range(min=1, max=MAX_AMOUNT))
+    hotel_price = Int(validate=validate.Range(min=1, max=MAX_AMOUNT))
+
+
+class SpaceInputSchema(_Strict):
+    position = Int(required=True, validate=validate.Range(min=0, max=1000))
+    kind = Text(required=True, validate=validate.Length(min=1, max=64))
+    name = Text(required=True, validate=validate.Length(min=1, max=80))
+
+
+class OptionInputSchema(_Strict):
+    type = fields.String(required=True, validate=validate.OneOf(("boolean", "choice", "amount")))
+    default = fields.Raw()
+    choices = fields.List(fields.String(validate=validate.Length(max=64)))
+    description = fields.String(validate=validate.Length(max=500))
+
+
+class RuleSetDocumentSchema(_Strict):
+    """The rule set of the banker's own box: a whole board, or changes to a built-in one.
+
+    Shapes here; whether the figures make a playable board is the ledger's check."""
+
+    name = fields.String(
+        required=True,
+        validate=validate.Regexp(r"^[a-z0-9][a-z0-9-]{0,63}$"),
+        metadata={"description": "the rule set's name, also given as the game's ruleset"},
+    )
+    extends = fields.String(
+        validate=validate.Length(max=64),
+        metadata={"description": "a built-in rule set whose board and figures the rest changes"},
+    )
+    title = Text(validate=validate.Length(max=200))
+    currency = Text(validate=validate.Length(max=32))
+    players = fields.Nested(PlayersRangeInputSchema)
+    parameters = fields.Dict(
+        keys=fields.String(validate=validate.Length(max=64)),
+        values=fields.Raw(),
+        validate=validate.Length(max=40),
+        metadata={"description": "money parameters; see the classic rule set for every one"},
+    )
+    options = fields.Dict(
+        keys=fields.String(validate=validate.Length(max=64)),
+        values=fields.Nested(OptionInputSchema),
+        validate=validate.Length(max=20),
+    )
+    spaces = fields.List(fields.Nested(SpaceInputSchema), validate=validate.Length(max=200))
+    deeds = fields.List(fields.Nested(DeedInputSchema), validate=validate.Length(min=1, max=60))
