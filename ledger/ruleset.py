@@ -136,7 +136,7 @@ def parse_ruleset(document: Any) -> RuleSet:
         problems.append("name: 1-64 characters of a-z, 0-9 and '-'")
         name = "?"
     params = _check_params(document.get("parameters"), problems)
-    players = document.get("players")
+    players: Any = document.get("players")
     if not (
         isinstance(players, dict)
         and _whole(players.get("min"), 2, 8)
@@ -229,15 +229,17 @@ def _check_deeds(raw: Any, params: dict[str, Any], problems: list[str]) -> dict[
         if not (isinstance(group, str) and 0 < len(group) <= 64):
             problems.append(f"{where}.group: a group name")
             continue
-        price, position = item.get("price"), item.get("position", i)
+        price: Any = item.get("price")
+        position: Any = item.get("position", i)
         if not _whole(price, 2, 10**9) or price % 2:
             problems.append(f"{where}.price: a positive even whole number")
             continue
         if not _whole(position, 0, 1000):
             problems.append(f"{where}.position: a whole number from 0")
             continue
-        rents, house_price = item.get("rents", []), item.get("house_price", 0)
-        hotel_price = item.get("hotel_price", house_price)
+        rents: Any = item.get("rents", [])
+        house_price: Any = item.get("house_price", 0)
+        hotel_price: Any = item.get("hotel_price", house_price)
         if kind == "street":
             if not (
                 isinstance(rents, list)
