@@ -213,7 +213,7 @@ def _check_deeds(raw: Any, params: dict[str, Any], problems: list[str]) -> dict[
     if not isinstance(raw, list) or not 1 <= len(raw) <= MAX_DEEDS:
         problems.append(f"deeds: a list of 1 to {MAX_DEEDS} deeds")
         return deeds
-    max_houses = params.get("max_houses") if _whole(params.get("max_houses"), 1, 10) else 4
+    max_houses: int = params["max_houses"] if _whole(params.get("max_houses"), 1, 10) else 4
     for i, item in enumerate(raw):
         where = f"deeds[{i}]"
         if not isinstance(item, dict):
