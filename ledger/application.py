@@ -151,6 +151,8 @@ class TableBank(Application[UUID]):
         for pid, deeds in deal_deeds(rs, list(game.state["players"]), dealt).items():
             body = {"type": "deal", "player": pid, "properties": deeds}
             game.record(body, by="banker", at=created)
+        if rs.params["pot_seed"]:
+            game.record({"type": "pot_seed"}, by="banker", at=created)
         return self._save_new_game(game, created)
 
     def _save_new_game(self, game: Game, created: str) -> dict[str, Any]:
@@ -500,7 +502,8 @@ def rebuild_game(document: Any) -> Game:
             apply_transaction(state, txn)
         return txns[seq - 1], state, txns[seq : game.last_seq]
 
-    setup = len(players) * (2 if game.ruleset.params["deal_deeds"] else 1)
+    params = game.ruleset.params
+    setup = len(players) * (2 if params["deal_deeds"] else 1) + (1 if params["pot_seed"] else 0)
     if len(txns) < setup:
         raise LogInvalid("the log ends before the game's set-up does", seq=len(txns) + 1)
     for seq, txn in enumerate(txns, start=1):
@@ -516,7 +519,16 @@ def _replay_imported(game: Game, seq: int, txn: Any, setup: int, history: audit.
     if chain_hash(game.state["head"], txn) != txn.get("hash"):
         raise LogInvalid(f"transaction {seq} does not match its hash", seq=seq)
     players = len(game.state["players"])
-    expected = "starting_cash" if seq <= players else "deal" if seq <= setup else None
+    dealing = 2 * players if game.ruleset.params["deal_deeds"] else players
+    expected = (
+        "starting_cash"
+        if seq <= players
+        else "deal"
+        if seq <= dealing
+        else "pot_seed"
+        if seq <= setup
+        else None
+    )
     request = txn.get("request")
     if not isinstance(request, dict) or (
         txn.get("type") != expected and (expected or txn.get("type") in SETUP_TYPES)
@@ -577,6 +589,12 @@ def game_view(game: Game) -> dict[str, Any]:
                 "in_jail": p["in_jail"],
             }
         )
+        if state["shares"] is not None:
+            players[-1].update(
+                shares=state["shares"]["held"].get(pid, 0),
+                policies=sorted(state["policies"].get(pid, [])),
+                tax_exempt=bool(state["exempt"].get(pid)),
+            )
     view: dict[str, Any] = {
         "id": str(game.id),
         "name": game.name,
@@ -598,6 +616,10 @@ def game_view(game: Game) -> dict[str, Any]:
         "last_seq": state["last_seq"],
         "head": state["head"],
     }
+    if state["shares"] is not None:
+        view["share_price"] = state["shares"]["price"]
+    if state["figures"]:
+        view["entered_figures"] = {k: dict(v) for k, v in state["figures"].items()}
     if state["standings"] is not None:
         view["standings"] = [
             {"player": s["player"], "score": s["score"], "rank": s["rank"]}

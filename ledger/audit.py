@@ -12,7 +12,8 @@ from typing import Any
 
 from ledger import rules
 from ledger.chain import chain_hash
-from ledger.commands import HANDLERS, Draft, whole
+from ledger.commands import HANDLERS
+from ledger.draft import Draft, whole
 from ledger.errors import InvalidField, LedgerError, RuleViolation
 from ledger.ruleset import RuleSet
 from ledger.state import State, apply_change, apply_transaction, copy_state

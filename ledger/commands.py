@@ -12,165 +12,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ledger import rules
-from ledger.errors import InsufficientFunds, InvalidField, RuleViolation
-from ledger.ruleset import Deed, RuleSet
-from ledger.state import JAIL_DECKS, State, apply_change, apply_posting, copy_state
-
-Body = dict[str, Any]
-
-
-class Draft:
-    """A transaction being written against a working copy of the state."""
-
-    def __init__(
-        self, rs: RuleSet, state: State, options: dict[str, Any], seq: int | None = None
-    ) -> None:
-        self.rs = rs
-        self.before = state
-        self.state = copy_state(state)
-        self.options = options
-        self.seq = state["last_seq"] + 1 if seq is None else seq
-        self.postings: list[dict[str, Any]] = []
-        self.changes: list[dict[str, Any]] = []
-        self.basis: dict[str, Any] = {}
-
-    # -- lookups that refuse ------------------------------------------------------------
-    def player(self, pid: Any, *, active: bool = True) -> str:
-        """A seated player's id; refuses strangers and, unless told, the bankrupt."""
-        if not isinstance(pid, str) or pid not in self.state["players"]:
-            raise RuleViolation("unknown_player", f"no player {pid!r} at this table")
-        if (
-            active
-            and self.state["players"][pid]["bankrupt_seq"] is not None
-            and not self.options.get("keep_bankrupt_players")
-        ):
-            raise RuleViolation("player_bankrupt", f"{pid} is bankrupt and out of the game")
-        return str(pid)
-
-    def account(self, acc: Any) -> str:
-        """'bank', 'pot' or an active player."""
-        if isinstance(acc, str) and acc in ("bank", "pot"):
-            return str(acc)
-        return self.player(acc)
-
-    def deed(self, slug: Any) -> Deed:
-        """A deed of this rule set."""
-        deed = self.rs.deeds.get(slug) if isinstance(slug, str) else None
-        if deed is None:
-            raise RuleViolation("unknown_property", f"no property {slug!r} in this rule set")
-        return deed
-
-    def prop(self, slug: str) -> dict[str, Any]:
-        """The deed's current state in the draft."""
-        return self.state["properties"][slug]  # type: ignore[no-any-return]
-
-    def owned_deed(self, slug: Any) -> tuple[Deed, str]:
-        """A deed some player holds, with that player."""
-        deed = self.deed(slug)
-        owner = self.prop(deed.slug)["owner"]
-        if owner == "bank":
-            raise RuleViolation("not_owned", f"the Bank holds {deed.slug}")
-        return deed, owner
-
-    # -- writing ------------------------------------------------------------------------
-    def pay(self, frm: str, to: str, amount: int) -> None:
-        """Post a movement of money (nothing for a zero amount)."""
-        if amount <= 0:
-            return
-        posting = {"from": frm, "to": to, "amount": amount}
-        self.postings.append(posting)
-        apply_posting(self.state, posting)
-
-    def change(self, kind: str, to: Any, **target: Any) -> None:
-        """Record and apply a change of state; ``from`` is read off the draft."""
-        change = {"kind": kind, **target, "from": self._current(kind, target), "to": to}
-        if change["from"] == to:
-            return
-        self.changes.append(change)
-        apply_change(self.state, change)
-
-    def _current(self, kind: str, target: dict[str, Any]) -> Any:
-        s = self.state
-        if kind in ("deed", "mortgage", "houses", "hotel"):
-            field = {"deed": "owner", "mortgage": "mortgaged"}.get(kind, kind)
-            return s["properties"][target["property"]][field]
-        if kind == "jail_card":
-            return s["jail_cards"][target["deck"]]
-        if kind == "jail":
-            return s["players"][target["player"]]["in_jail"]
-        if kind == "bankrupt":
-            return s["players"][target["player"]]["bankrupt_seq"]
-        if kind == "void":
-            return s["voided"].get(str(target["seq"]))
-        if kind == "iou":
-            return s["ious"].get(target["iou"])
-        if kind in ("iou_outstanding", "iou_holder"):
-            return s["ious"][target["iou"]][kind.removeprefix("iou_")]
-        if kind == "built_this_turn":
-            return s["built_this_turn"].get(target["player"], 0)
-        return s[kind]
-
-    def fines_account(self) -> str:
-        """Where taxes and fines go: the Bank, or the pot under the Free Parking house rule."""
-        return "pot" if self.options.get("free_parking_pot") else "bank"
-
-    def check_funds(self) -> None:
-        """Refuse if any player or the pot would end below zero (the Bank may)."""
-        for account, balance in self.state["balances"].items():
-            if account == "bank" or balance >= 0:
-                continue
-            start = self.before["balances"][account]
-            raise InsufficientFunds(
-                account,
-                amount=start - balance,
-                cash=start,
-                can_raise=rules.can_raise(self.rs, self.before, account),
-            )
-
-
-def whole(
-    body: Body, field: str, minimum: int = 1, maximum: int | None = None, default: Any = None
-) -> int:
-    """A whole-number field within its range (the ledger checks even what schemas checked)."""
-    value = body.get(field)
-    if value is None:
-        value = default
-    if value is None:
-        raise InvalidField(field, "required")
-    if (
-        not isinstance(value, int)
-        or isinstance(value, bool)
-        or value < minimum
-        or (maximum is not None and value > maximum)
-    ):
-        upper = f" to {maximum}" if maximum is not None else " or more"
-        raise InvalidField(field, f"a whole number from {minimum}{upper}")
-    return value
-
-
-def one_of(body: Body, field: str, choices: tuple[str, ...], required: bool = True) -> Any:
-    """A field whose value is one of ``choices``."""
-    value = body.get(field)
-    if value is None and not required:
-        return None
-    if value not in choices:
-        raise InvalidField(field, f"one of {', '.join(choices)}")
-    return value
-
-
-def names(body: Body, field: str) -> list[str]:
-    """A list of names (deeds, decks); anything else is refused."""
-    value = body.get(field) or []
-    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise InvalidField(field, "a list of names")
-    return value
-
-
-def option(d: Draft, name: str) -> Any:
-    """The game's value of a rule-set option."""
-    return d.options.get(name, d.rs.options.get(name, {}).get("default"))
-
+from ledger import elite, rules
+from ledger.draft import Body, Draft, names, one_of, option, whole
+from ledger.errors import InvalidField, RuleViolation
+from ledger.ruleset import Deed
+from ledger.state import JAIL_DECKS
 
 # -- money in and out ----------------------------------------------------------------------
 
@@ -185,9 +31,10 @@ def starting_cash(d: Draft, body: Body) -> None:
 def deal(d: Draft, body: Body) -> None:
     """Set-up of the short and timed games: deeds dealt to a player, paid at once."""
     player = d.player(body["player"])
-    deeds = [d.deed(slug) for slug in names(body, "properties")]
-    prices = {}
+    deeds = [d.priced(d.deed(slug), None) for slug in names(body, "properties")]
+    prices: dict[str, int] = {}
     for deed in deeds:
+        assert deed.price is not None
         if d.prop(deed.slug)["owner"] != "bank":
             raise RuleViolation("already_owned", f"{deed.slug} was dealt already")
         d.change("deed", player, property=deed.slug)
@@ -198,6 +45,9 @@ def deal(d: Draft, body: Body) -> None:
 
 def salary(d: Draft, body: Body) -> None:
     player = d.player(body["player"])
+    if d.elite:
+        elite.round_income(d, player)
+        return
     amount = int(d.rs.params["salary"])
     d.pay("bank", player, amount)
     d.basis = {"player": player, "salary": amount}
@@ -252,23 +102,30 @@ def buy(d: Draft, body: Body) -> None:
     deed = d.deed(body["property"])
     if d.prop(deed.slug)["owner"] != "bank":
         raise RuleViolation("already_owned", f"{deed.slug} belongs to {d.prop(deed.slug)['owner']}")
-    if body.get("price") is not None and body["price"] != deed.price:
-        raise InvalidField("price", f"the deed's printed price is {deed.price}; leave it out")
+    printed = d.rs.deeds[deed.slug].price is not None
+    deed = d.priced(deed, body.get("price"))
+    assert deed.price is not None
     d.change("deed", player, property=deed.slug)
     d.pay(player, "bank", deed.price)
-    d.basis = {"property": deed.slug, "price": deed.price, "printed": True}
+    d.basis = {"property": deed.slug, "price": deed.price, "printed": printed}
+    if not printed:
+        d.basis["entered"] = body.get("price") is not None
 
 
 def auction(d: Draft, body: Body) -> None:
     winner = d.player(body["winner"])
     deed = d.deed(body["property"])
-    if d.prop(deed.slug)["owner"] != "bank":
-        raise RuleViolation("already_owned", f"{deed.slug} belongs to {d.prop(deed.slug)['owner']}")
+    owner = d.prop(deed.slug)["owner"]
+    if owner != "bank":
+        if not d.elite:
+            raise RuleViolation("already_owned", f"{deed.slug} belongs to {owner}")
+        elite.elite_auction_allowed(d, deed, owner)
     # Nobody bid even 1: the deed stays with the Bank and nothing is recorded.
     bid = whole(body, "bid")
     d.change("deed", winner, property=deed.slug)
-    d.pay(winner, "bank", bid)
-    d.basis = {"property": deed.slug, "bid": bid, "printed_price": deed.price}
+    if winner != owner:
+        d.pay(winner, owner, bid)
+    d.basis = {"property": deed.slug, "bid": bid, "seller": owner, "printed_price": deed.price}
 
 
 def rent(d: Draft, body: Body) -> None:
@@ -285,9 +142,21 @@ def rent(d: Draft, body: Body) -> None:
         raise RuleViolation(
             "claim_window_closed", f"it is {turn}'s turn: rent can only be charged to {turn}"
         )
+    multiplier = whole(body, "multiplier", 1, 10, default=1)
+    if deed.kind in ("plot", "central"):
+        # The box's RENT table is not in the rule set: the banker enters the rent.
+        amount = whole(body, "amount")
+        d.pay(payer, owner, amount)
+        d.basis = {
+            "property": deed.slug,
+            "kind": deed.kind,
+            "owner": owner,
+            "rent": amount,
+            "entered": True,
+        }
+        return
     if body.get("amount") is not None:
         raise InvalidField("amount", "this rule set computes the rent; leave it out")
-    multiplier = whole(body, "multiplier", 1, 10, default=1)
     if deed.kind == "street":
         basis = rules.street_rent(d.rs, d.state, deed)
     elif deed.kind == "railroad":
@@ -405,6 +274,12 @@ def _street_of_owner(d: Draft, order: Body, owner: str | None) -> tuple[Deed, st
     return deed, who
 
 
+def in_supply(d: Draft, what: str, count: int) -> bool:
+    """Whether the Bank has ``count`` houses (or hotels) left; None is no limit."""
+    left = d.state["supply"][what]
+    return left is None or left >= count
+
+
 def _check_even(d: Draft, slugs: set[str]) -> None:
     for slug in sorted(slugs):
         if not rules.group_is_even(d.rs, d.state, slug):
@@ -440,7 +315,7 @@ def build(d: Draft, body: Body) -> None:
                     "uneven_building",
                     f"a hotel needs {per_hotel} houses on {deed.slug} first",
                 )
-            if d.state["supply"]["hotels"] < 1:
+            if not in_supply(d, "hotels", 1):
                 raise RuleViolation("no_hotels_left", "the Bank has no hotels left")
             unit, count, what = deed.hotel_price, 1, "hotel"
             d.change("houses", 0, property=deed.slug)
@@ -449,7 +324,7 @@ def build(d: Draft, body: Body) -> None:
             count = whole(order, "houses", 1, max_houses, default=1)
             if prop["hotel"] or prop["houses"] + count > max_houses:
                 raise RuleViolation("building_limit", f"at most {max_houses} houses on {deed.slug}")
-            if d.state["supply"]["houses"] < count:
+            if not in_supply(d, "houses", count):
                 raise RuleViolation(
                     "no_houses_left",
                     f"the Bank has {d.state['supply']['houses']} houses left",
@@ -457,7 +332,13 @@ def build(d: Draft, body: Body) -> None:
             unit, what = deed.house_price, "houses"
             d.change("houses", prop["houses"] + count, property=deed.slug)
         printed = unit
-        if order.get("price") is not None:
+        if not printed:
+            # The box prints the building price, this rule set does not: the banker enters it.
+            unit = whole(order, "price")
+            d.change("figure", unit, property=deed.slug, field="building_price")
+        elif d.elite and order.get("price") is not None and order["price"] != printed:
+            raise InvalidField("price", f"a building on {deed.slug} costs {printed}")
+        elif order.get("price") is not None:
             if whole(order, "price") < printed:
                 raise InvalidField(
                     "price", f"an auctioned building starts at the printed {printed}"
@@ -470,7 +351,7 @@ def build(d: Draft, body: Body) -> None:
                 "property": deed.slug,
                 what: count if what == "houses" else True,
                 "unit_price": unit,
-                "printed_price": printed,
+                "printed_price": printed or None,
                 "cost": cost,
             }
         )
@@ -503,7 +384,7 @@ def sell_buildings(d: Draft, body: Body) -> None:
                 raise RuleViolation("no_buildings", f"{deed.slug} has no hotel")
             d.change("hotel", False, property=deed.slug)
             if order.get("break_down"):
-                if d.state["supply"]["houses"] < per_hotel:
+                if not in_supply(d, "houses", per_hotel):
                     raise RuleViolation(
                         "no_houses_left",
                         f"breaking the hotel down needs {per_hotel} houses in the Bank",
@@ -543,6 +424,8 @@ def mortgage(d: Draft, body: Body) -> None:
         raise RuleViolation("mortgaged", f"{deed.slug} is mortgaged already")
     if rules.group_has_buildings(d.rs, d.state, deed.slug):
         raise RuleViolation("group_has_buildings", f"sell the {deed.group} group's buildings first")
+    deed = d.priced(deed, body.get("price"))
+    assert deed.mortgage_value is not None
     d.change("mortgage", True, property=deed.slug)
     d.pay("bank", owner, deed.mortgage_value)
     d.basis = {"property": deed.slug, "owner": owner, "mortgage_value": deed.mortgage_value}
@@ -553,6 +436,7 @@ def unmortgage(d: Draft, body: Body) -> None:
     if not d.prop(deed.slug)["mortgaged"]:
         raise RuleViolation("not_mortgaged", f"{deed.slug} is not mortgaged")
     interest = rules.mortgage_fee(d.rs, deed)
+    assert deed.mortgage_value is not None  # known: it was mortgaged at that value
     d.change("mortgage", False, property=deed.slug)
     d.pay(owner, "bank", deed.mortgage_value + interest)
     d.basis = {
@@ -569,8 +453,8 @@ def _take_mortgaged(d: Draft, receiver: str, slugs: list[str], lift: set[str]) -
     """The receiver of mortgaged deeds pays the 10 % at once, and lifts those it chooses."""
     lines = []
     for slug in slugs:
-        deed = d.rs.deeds[slug]
-        if not d.prop(slug)["mortgaged"]:
+        deed = d.deed(slug)
+        if not d.prop(slug)["mortgaged"] or deed.mortgage_value is None:
             continue
         fee = rules.mortgage_fee(d.rs, deed)
         line: Body = {"property": slug, "receiver": receiver, "fee": fee, "lifted": False}
@@ -611,6 +495,10 @@ def trade(d: Draft, body: Body) -> None:
             seen.add(slug)
             if d.before["properties"][slug]["owner"] != frm:
                 raise RuleViolation("not_owner", f"{frm} does not hold {slug}")
+            if d.before["properties"][slug]["mortgaged"] and not d.rs.params["mortgaged_tradeable"]:
+                raise RuleViolation(
+                    "mortgaged", f"{slug} is mortgaged: it changes hands only in a bankruptcy"
+                )
             if rules.group_has_buildings(d.rs, d.before, slug):
                 raise RuleViolation(
                     "group_has_buildings",
@@ -660,6 +548,14 @@ def bankruptcy(d: Draft, body: Body) -> None:
         creditor = d.player(creditor)
         if creditor == debtor:
             raise InvalidField("creditor", "a player cannot owe himself")
+    if d.rs.params["bankruptcy"] == "bank_covers":
+        elite.bank_covers_bankruptcy(d, body, debtor, creditor)
+        d.change("jail", False, player=debtor)
+        if d.state["turn"] == debtor:
+            d.change("turn", None)
+        d.change("bankrupt", d.seq, player=debtor)
+        _finish_if_over(d)
+        return
     liq = rules.liquidation(d.rs, d.before, debtor)
     owed = whole(body, "owed") if body.get("owed") is not None else None
     if owed is not None and liq["total"] >= owed:
@@ -685,7 +581,7 @@ def bankruptcy(d: Draft, body: Body) -> None:
         prop = d.prop(slug)
         if keep_buildings or not (prop["houses"] or prop["hotel"]):
             continue
-        value = rules.buildings_sale_value(d.rs, d.rs.deeds[slug], prop)
+        value = rules.buildings_sale_value(d.rs, d.deed(slug), prop)
         sold.append(
             {
                 "property": slug,
@@ -778,7 +674,7 @@ def finish(d: Draft, body: Body) -> None:
 
 def pot_collect(d: Draft, body: Body) -> None:
     player = d.player(body["player"])
-    if not option(d, "free_parking_pot"):
+    if not (option(d, "free_parking_pot") or d.elite):
         raise RuleViolation("option_disabled", "this game has no Free Parking pot")
     amount = d.state["balances"]["pot"]
     d.pay("pot", player, amount)
@@ -789,7 +685,7 @@ def pot_collect(d: Draft, body: Body) -> None:
 
 
 def _loans_allowed(d: Draft) -> None:
-    if not option(d, "player_loans"):
+    if not (option(d, "player_loans") or d.elite):
         raise RuleViolation("option_disabled", "this game has no player loans (IOUs)")
 
 
@@ -875,7 +771,26 @@ HANDLERS: dict[str, tuple[Handler, str]] = {
     "iou_transfer": (iou_transfer, "IouTransferred"),
     "iou_forgive": (iou_forgive, "IouForgiven"),
     "turn": (turn, "TurnStarted"),
+    "pot_seed": (elite.pot_seed, "PotSeeded"),
+    "shares": (elite.shares, "SharesTraded"),
+    "share_price": (elite.share_price, "SharePriceMoved"),
+    "round_tax": (elite.round_tax, "RoundTaxPaid"),
+    "tax_exemption": (elite.tax_exemption, "TaxExemptionGranted"),
+    "insurance": (elite.insurance, "InsuranceMoved"),
+    "jackpot": (elite.jackpot, "JackpotPlayed"),
     "finish": (finish, "GameFinished"),
 }
 
-SETUP_TYPES = frozenset({"starting_cash", "deal"})
+SETUP_TYPES = frozenset({"starting_cash", "deal", "pot_seed"})
+
+# Types that belong to one variant only; the others are common to every rule set.
+ELITE_ONLY = frozenset(
+    {"shares", "share_price", "round_tax", "tax_exemption", "insurance", "jackpot", "pot_seed"}
+)
+CLASSIC_ONLY = frozenset({"tax", "jail_card"})
+
+
+def check_variant(variant: str, kind: str) -> None:
+    """Refuse a transaction type that the game's rule set does not have."""
+    if kind in (CLASSIC_ONLY if variant == "millionaire-elite" else ELITE_ONLY):
+        raise InvalidField("type", f"a {variant} game has no {kind} transactions")

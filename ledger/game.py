@@ -49,8 +49,13 @@ class Game(Aggregate):
         _RULESETS.setdefault(self.ruleset_digest, rs)
         self.options = options
         self.created_at = created_at
+        elite = rs.params["variant"] == "millionaire-elite"
         self.state: State = new_state(
-            players, list(rs.deeds), int(rs.params["houses"]), int(rs.params["hotels"])
+            players,
+            list(rs.deeds),
+            rs.params["houses"],
+            rs.params["hotels"],
+            share_price=rs.params["share_price"] if elite else None,
         )
         # The chain starts from the game's header, so a changed header breaks it too.
         self.state["head"] = genesis(
@@ -124,6 +129,20 @@ class Game(Aggregate):
 
     class TransactionVoided(TransactionRecorded): ...
 
+    class PotSeeded(TransactionRecorded): ...
+
+    class SharesTraded(TransactionRecorded): ...
+
+    class SharePriceMoved(TransactionRecorded): ...
+
+    class RoundTaxPaid(TransactionRecorded): ...
+
+    class TaxExemptionGranted(TransactionRecorded): ...
+
+    class InsuranceMoved(TransactionRecorded): ...
+
+    class JackpotPlayed(TransactionRecorded): ...
+
     class GameFinished(TransactionRecorded): ...
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Game:
@@ -162,6 +181,7 @@ class Game(Aggregate):
         kind = body["type"]
         if kind != "void" and kind not in commands.HANDLERS:
             raise InvalidField("type", f"unknown transaction type {kind!r}")
+        commands.check_variant(self.ruleset.params["variant"], kind)
         if self.state["status"] == "finished":
             raise RuleViolation("game_finished", "the game is finished: nothing more is recorded")
         draft = Draft(self.ruleset, self.state, self.options)

@@ -5,10 +5,34 @@ Pure functions of a ``RuleSet`` and a state (see ``ledger.state``); no I/O, no c
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from ledger.ruleset import Deed, RuleSet
 from ledger.state import State
+
+
+def deed_of(rs: RuleSet, state: State, slug: str) -> Deed:
+    """A deed with the figures the banker entered where the rule set prints none."""
+    deed = rs.deeds[slug]
+    entered = state["figures"].get(slug)
+    if not entered:
+        return deed
+    building = entered.get("building_price", deed.house_price)
+    return replace(
+        deed,
+        price=entered.get("price", deed.price),
+        house_price=building,
+        hotel_price=building,
+    )
+
+
+def shares_value(state: State, player: str) -> int:
+    """What a player's shares are worth at the current price (Millionaire Elite)."""
+    shares = state["shares"]
+    if shares is None:
+        return 0
+    return int(shares["held"].get(player, 0) * shares["price"])
 
 
 def round_half_up(numerator: int, denominator: int) -> int:
@@ -82,8 +106,8 @@ def buildings_sale_value(rs: RuleSet, deed: Deed, prop: dict[str, Any]) -> int:
 def interest_base(rs: RuleSet, deed: Deed) -> int:
     """What the 10 % mortgage interest is taken of: the mortgage value or the price."""
     if rs.params["mortgage_interest_base"] == "price":
-        return deed.price
-    return deed.mortgage_value
+        return deed.price or 0
+    return deed.mortgage_value or 0
 
 
 def mortgage_fee(rs: RuleSet, deed: Deed) -> int:
@@ -104,10 +128,10 @@ def houses_and_hotels(state: State, player: str) -> tuple[int, int]:
 def net_worth(rs: RuleSet, state: State, player: str) -> int:
     """Cash + deeds at printed price (mortgaged at half) + buildings at purchase price
     + IOUs held - IOUs owed."""
-    worth = state["balances"][player]
+    worth = state["balances"][player] + shares_value(state, player)
     for slug in owned_by(state, player):
-        deed, prop = rs.deeds[slug], state["properties"][slug]
-        worth += deed.mortgage_value if prop["mortgaged"] else deed.price
+        deed, prop = deed_of(rs, state, slug), state["properties"][slug]
+        worth += (deed.mortgage_value if prop["mortgaged"] else deed.price) or 0
         worth += buildings_cost(rs, deed, prop)
     for iou in state["ious"].values():
         if iou["holder"] == player:
@@ -121,8 +145,8 @@ def total_worth(rs: RuleSet, state: State, player: str) -> int:
     """The income-tax base: cash + every deed at printed price (mortgaged too) + buildings."""
     worth = state["balances"][player]
     for slug in owned_by(state, player):
-        deed, prop = rs.deeds[slug], state["properties"][slug]
-        worth += deed.price + buildings_cost(rs, deed, prop)
+        deed, prop = deed_of(rs, state, slug), state["properties"][slug]
+        worth += (deed.price or 0) + buildings_cost(rs, deed, prop)
     return worth
 
 
@@ -131,7 +155,7 @@ def liquidation(rs: RuleSet, state: State, player: str) -> dict[str, Any]:
     buildings: list[dict[str, Any]] = []
     mortgages: list[dict[str, Any]] = []
     for slug in owned_by(state, player):
-        deed, prop = rs.deeds[slug], state["properties"][slug]
+        deed, prop = deed_of(rs, state, slug), state["properties"][slug]
         if prop["houses"] or prop["hotel"]:
             buildings.append(
                 {
@@ -141,14 +165,16 @@ def liquidation(rs: RuleSet, state: State, player: str) -> dict[str, Any]:
                     "amount": buildings_sale_value(rs, deed, prop),
                 }
             )
-        if not prop["mortgaged"]:
+        if not prop["mortgaged"] and deed.mortgage_value is not None:
             mortgages.append({"property": slug, "amount": deed.mortgage_value})
-    can_raise = sum(b["amount"] for b in buildings) + sum(m["amount"] for m in mortgages)
+    shares = shares_value(state, player)
+    can_raise = sum(b["amount"] for b in buildings) + sum(m["amount"] for m in mortgages) + shares
     return {
         "player": player,
         "cash": state["balances"][player],
         "buildings": buildings,
         "mortgages": mortgages,
+        "shares": shares,
         "can_raise": can_raise,
         "total": state["balances"][player] + can_raise,
     }

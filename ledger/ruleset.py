@@ -14,10 +14,21 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-BUILT_IN = ("classic", "short", "timed")
+BUILT_IN = ("classic", "short", "timed", "millionaire-elite")
 
 # Parameters a rule-set document may leave out, with the classic game's values.
+VARIANTS = ("classic", "millionaire-elite")
+
 OPTIONAL_PARAMS: dict[str, Any] = {
+    "variant": "classic",  # which transaction types and money rules the game uses
+    "pot_seed": 0,  # what the Bank puts in the pot at set-up (the Jackpot kitty)
+    "mortgaged_tradeable": True,  # Millionaire Elite: a mortgaged plot is never traded
+    "bankruptcy": "classic",  # or "bank_covers": the Bank pays the creditor the rest
+    "share_price": 100,  # Millionaire Elite: the shares' starting price
+    "share_income_percent": 20,  # round income: 200 + this % of the shares' value
+    "share_tax": 10,  # round tax per share
+    "share_point": 10,  # one point on the exchange
+    "policies": {},  # insurance policy colour -> price
     "deal_deeds": 0,  # deeds dealt to each player at set-up, paid at their printed price
     "ends_after_bankruptcies": None,  # the short game ends at the second bankruptcy
     "bankrupt_buildings_to_creditor": False,  # short game: buildings go with the deeds
@@ -45,22 +56,22 @@ class Deed:
     slug: str
     name: str
     position: int
-    kind: str  # street | railroad | utility
+    kind: str  # street | railroad | utility | plot (buildable) | central (not buildable)
     group: str
-    price: int
+    price: int | None  # None: the box prints it, this rule set does not; the banker enters it
     rents: tuple[int, ...] = ()  # streets: bare, 1-4 houses, hotel
     house_price: int = 0
     hotel_price: int = 0
 
     @property
-    def mortgage_value(self) -> int:
+    def mortgage_value(self) -> int | None:
         """Half the printed price."""
-        return self.price // 2
+        return None if self.price is None else self.price // 2
 
     @property
     def buildable(self) -> bool:
-        """Only streets carry houses and hotels."""
-        return self.kind == "street"
+        """Only streets (and Millionaire Elite's branch plots) carry buildings."""
+        return self.kind in ("street", "plot")
 
 
 @dataclass(frozen=True)
@@ -100,8 +111,6 @@ _WHOLE_PARAMS: dict[str, tuple[int, int]] = {
     "luxury_tax": (0, 10**9),
     "income_tax_flat": (0, 10**9),
     "income_tax_percent": (0, 100),
-    "houses": (0, 10**6),
-    "hotels": (0, 10**6),
     "max_houses": (1, 10),
     "houses_before_hotel": (1, 10),
     "mortgage_interest_percent": (0, 100),
@@ -180,6 +189,23 @@ def _check_params(raw: Any, problems: list[str]) -> dict[str, Any]:
     for key, (low, high) in _WHOLE_PARAMS.items():
         if not _whole(params.get(key), low, high):
             problems.append(f"parameters.{key}: a whole number from {low} to {high}")
+    for key in ("houses", "hotels"):
+        if params.get(key) is not None and not _whole(params.get(key), 0, 10**6):
+            problems.append(f"parameters.{key}: null (no limit) or a whole number to 1000000")
+    if params["variant"] not in VARIANTS:
+        problems.append(f"parameters.variant: one of {', '.join(VARIANTS)}")
+    if params["bankruptcy"] not in ("classic", "bank_covers"):
+        problems.append("parameters.bankruptcy: 'classic' or 'bank_covers'")
+    if not isinstance(params["mortgaged_tradeable"], bool):
+        problems.append("parameters.mortgaged_tradeable: true or false")
+    for key in ("pot_seed", "share_price", "share_tax", "share_point"):
+        if not _whole(params[key], 0, 10**9):
+            problems.append(f"parameters.{key}: a whole number from 0")
+    if not _whole(params["share_income_percent"], 0, 100):
+        problems.append("parameters.share_income_percent: a whole number from 0 to 100")
+    policies = params["policies"]
+    if not (isinstance(policies, dict) and all(_whole(v, 1, 10**9) for v in policies.values())):
+        problems.append("parameters.policies: colour -> price")
     if _whole(params.get("max_houses"), 1, 10) and not _whole(
         params.get("houses_before_hotel"), 1, params["max_houses"]
     ):
@@ -205,7 +231,13 @@ def _check_params(raw: Any, problems: list[str]) -> dict[str, Any]:
     return params
 
 
-_OTHER_PARAMS = {"railroad_rents", "utility_multipliers", "mortgage_interest_base"}
+_OTHER_PARAMS = {
+    "railroad_rents",
+    "utility_multipliers",
+    "mortgage_interest_base",
+    "houses",
+    "hotels",
+}
 
 
 def _check_deeds(raw: Any, params: dict[str, Any], problems: list[str]) -> dict[str, Deed]:
@@ -223,15 +255,17 @@ def _check_deeds(raw: Any, params: dict[str, Any], problems: list[str]) -> dict[
         if not (isinstance(name, str) and slugify(name) and len(name) <= 80):
             problems.append(f"{where}.name: a name of up to 80 characters")
             continue
-        if kind not in ("street", "railroad", "utility"):
-            problems.append(f"{where}.kind: street, railroad or utility")
+        if kind not in ("street", "railroad", "utility", "plot", "central"):
+            problems.append(f"{where}.kind: street, railroad, utility, plot or central")
             continue
         if not (isinstance(group, str) and 0 < len(group) <= 64):
             problems.append(f"{where}.group: a group name")
             continue
         price: Any = item.get("price")
         position: Any = item.get("position", i)
-        if not _whole(price, 2, 10**9) or price % 2:
+        if price is None and kind == "plot":
+            pass  # the box prints it; the banker enters it on the first purchase
+        elif not _whole(price, 2, 10**9) or price % 2:
             problems.append(f"{where}.price: a positive even whole number")
             continue
         if not _whole(position, 0, 1000):
@@ -254,6 +288,9 @@ def _check_deeds(raw: Any, params: dict[str, Any], problems: list[str]) -> dict[
             if not (_whole(house_price, 1, 10**9) and _whole(hotel_price, 1, 10**9)):
                 problems.append(f"{where}: a street needs a house_price (and hotel_price)")
                 continue
+        if kind == "plot" and not (house_price == 0 or _whole(house_price, 1, 10**9)):
+            problems.append(f"{where}.house_price: 0 (entered by the banker) or a price")
+            continue
         deed = Deed(
             slug=slugify(name),
             name=name,
@@ -262,8 +299,8 @@ def _check_deeds(raw: Any, params: dict[str, Any], problems: list[str]) -> dict[
             group=group,
             price=price,
             rents=tuple(rents) if kind == "street" else (),
-            house_price=house_price if kind == "street" else 0,
-            hotel_price=hotel_price if kind == "street" else 0,
+            house_price=house_price if kind in ("street", "plot") else 0,
+            hotel_price=hotel_price if kind in ("street", "plot") else 0,
         )
         if deed.slug in deeds:
             problems.append(f"{where}.name: {deed.slug!r} twice")

@@ -22,6 +22,14 @@ Change kinds (every one has ``kind``, ``from`` and ``to``)::
     iou_outstanding iou   what the debtor still owes on it
     iou_holder iou        who holds it
     built_this_turn player houses a player has built since the last recorded turn
+    figure     property   a figure the banker entered where the rule set prints none:
+                          {"field": "price" or "building_price"}
+    share_price -         the price of a share (Millionaire Elite)
+    shares     player     shares a player holds
+    policy     player     {"policy": colour}: held (True) or not (False)
+    exempt     player     the next round tax is waived (True) or not (False)
+
+The Bank's supply of houses or hotels may be None: no limit (Millionaire Elite).
 """
 
 from __future__ import annotations
@@ -33,7 +41,13 @@ State = dict[str, Any]
 JAIL_DECKS = ("chance", "community_chest")
 
 
-def new_state(players: list[str], deeds: list[str], houses: int, hotels: int) -> State:
+def new_state(
+    players: list[str],
+    deeds: list[str],
+    houses: int | None,
+    hotels: int | None,
+    share_price: int | None = None,
+) -> State:
     """The table before any money moves: every deed, house and hotel with the Bank."""
     return {
         "status": "active",
@@ -57,6 +71,10 @@ def new_state(players: list[str], deeds: list[str], houses: int, hotels: int) ->
         "voided": {},
         "ious": {},
         "built_this_turn": {},
+        "figures": {},
+        "shares": None if share_price is None else {"price": share_price, "held": {}},
+        "policies": {},
+        "exempt": {},
         "last_seq": 0,
         "head": "",
     }
@@ -74,6 +92,12 @@ def copy_state(state: State) -> State:
         "voided": dict(state["voided"]),
         "ious": {k: dict(v) for k, v in state["ious"].items()},
         "built_this_turn": dict(state["built_this_turn"]),
+        "figures": {k: dict(v) for k, v in state["figures"].items()},
+        "shares": None
+        if state["shares"] is None
+        else {"price": state["shares"]["price"], "held": dict(state["shares"]["held"])},
+        "policies": {k: list(v) for k, v in state["policies"].items()},
+        "exempt": dict(state["exempt"]),
     }
 
 
@@ -93,10 +117,12 @@ def apply_change(state: State, change: dict[str, Any]) -> None:
         state["properties"][change["property"]]["mortgaged"] = to
     elif kind == "houses":
         state["properties"][change["property"]]["houses"] = to
-        state["supply"]["houses"] -= to - change["from"]
+        if state["supply"]["houses"] is not None:
+            state["supply"]["houses"] -= to - change["from"]
     elif kind == "hotel":
         state["properties"][change["property"]]["hotel"] = to
-        state["supply"]["hotels"] -= int(to) - int(change["from"])
+        if state["supply"]["hotels"] is not None:
+            state["supply"]["hotels"] -= int(to) - int(change["from"])
     elif kind == "jail_card":
         state["jail_cards"][change["deck"]] = to
     elif kind == "jail":
@@ -124,6 +150,34 @@ def apply_change(state: State, change: dict[str, Any]) -> None:
             state["built_this_turn"][change["player"]] = to
         else:
             state["built_this_turn"].pop(change["player"], None)
+    elif kind == "figure":
+        figures = state["figures"].setdefault(change["property"], {})
+        if to is None:
+            figures.pop(change["field"], None)
+        else:
+            figures[change["field"]] = to
+        if not figures:
+            del state["figures"][change["property"]]
+    elif kind == "share_price":
+        state["shares"]["price"] = to
+    elif kind == "shares":
+        if to:
+            state["shares"]["held"][change["player"]] = to
+        else:
+            state["shares"]["held"].pop(change["player"], None)
+    elif kind == "policy":
+        held = state["policies"].setdefault(change["player"], [])
+        if to:
+            held.append(change["policy"])
+        else:
+            held.remove(change["policy"])
+        if not held:
+            del state["policies"][change["player"]]
+    elif kind == "exempt":
+        if to:
+            state["exempt"][change["player"]] = True
+        else:
+            state["exempt"].pop(change["player"], None)
     elif kind == "status":
         state["status"] = to
         state["standings"] = change.get("standings") if to == "finished" else None

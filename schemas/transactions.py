@@ -242,6 +242,12 @@ class SellBuildingsSchema(TransactionBodySchema):
 class MortgageSchema(TransactionBodySchema):
     type = type_field("mortgage")
     property = ident(required=True)
+    price = money(
+        metadata={
+            "description": "the plot's printed price, where the rule set prints none "
+            "and it was not entered before (Millionaire Elite)"
+        }
+    )
 
 
 class UnmortgageSchema(TransactionBodySchema):
@@ -307,6 +313,49 @@ class IouForgiveSchema(TransactionBodySchema):
     iou = ident(required=True)
 
 
+# -- Millionaire Elite ---------------------------------------------------------------------------
+
+
+class SharesSchema(TransactionBodySchema):
+    type = type_field("shares")
+    player = ident(required=True)
+    action = one_of("buy", "sell", required=True)
+    count = Int(required=True, validate=validate.Range(min=1, max=10**6))
+    commission_to = ident(metadata={"description": "the player on EXCHANGE who brokered it"})
+    commission = money()
+
+
+class SharePriceSchema(TransactionBodySchema):
+    type = type_field("share_price")
+    direction = one_of("up", "down", required=True)
+    points = Int(required=True, validate=validate.Range(min=1, max=6))
+
+
+class RoundTaxSchema(TransactionBodySchema):
+    type = type_field("round_tax")
+    player = ident(required=True)
+    plot_tax = money(minimum=0, metadata={"description": "from the box's TAX table"})
+
+
+class TaxExemptionSchema(TransactionBodySchema):
+    type = type_field("tax_exemption")
+    player = ident(required=True)
+
+
+class InsuranceSchema(TransactionBodySchema):
+    type = type_field("insurance")
+    player = ident(required=True)
+    action = one_of("buy", "use", "return", required=True)
+    policy = one_of("green", "blue", "orange", "red", required=True)
+
+
+class JackpotSchema(TransactionBodySchema):
+    type = type_field("jackpot")
+    player = ident(required=True)
+    stake = money(required=True)
+    payout = money(minimum=0, required=True)
+
+
 class VoidSchema(TransactionBodySchema):
     type = type_field("void")
     seq = Int(required=True, validate=validate.Range(min=1, max=MAX_SEQ))
@@ -346,6 +395,12 @@ TRANSACTION_SCHEMAS: dict[str, type[TransactionBodySchema]] = {
     "iou_transfer": IouTransferSchema,
     "iou_forgive": IouForgiveSchema,
     "turn": TurnSchema,
+    "shares": SharesSchema,
+    "share_price": SharePriceSchema,
+    "round_tax": RoundTaxSchema,
+    "tax_exemption": TaxExemptionSchema,
+    "insurance": InsuranceSchema,
+    "jackpot": JackpotSchema,
     "void": VoidSchema,
     "finish": FinishSchema,
 }

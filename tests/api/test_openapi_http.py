@@ -29,6 +29,12 @@ TRANSACTION_TYPES = {
     "iou_transfer",
     "iou_forgive",
     "turn",
+    "shares",
+    "share_price",
+    "round_tax",
+    "tax_exemption",
+    "insurance",
+    "jackpot",
     "void",
     "finish",
 }

@@ -209,8 +209,8 @@ def test_error_answers_carry_no_etag(table):
     assert "ETag" not in response.headers
 
 
-def test_every_transaction_type_of_the_api_table_has_a_schema():
-    classic_types = {
+def test_every_transaction_type_of_the_api_tables_has_a_schema():
+    api_types = {
         "salary",
         "payment",
         "card",
@@ -234,11 +234,17 @@ def test_every_transaction_type_of_the_api_table_has_a_schema():
         "iou_transfer",
         "iou_forgive",
         "turn",
+        "shares",
+        "share_price",
+        "round_tax",
+        "tax_exemption",
+        "insurance",
+        "jackpot",
         "void",
         "finish",
     }
 
-    assert set(TRANSACTION_SCHEMAS) == classic_types
+    assert set(TRANSACTION_SCHEMAS) == api_types
 
 
 def test_body_sent_as_form_data_is_refused_as_not_json(table, client):

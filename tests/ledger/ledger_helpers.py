@@ -31,16 +31,19 @@ GROUPS: dict[str, tuple[str, ...]] = {
 
 
 class Table:
-    """One classic game in a ``TableBank``, recorded by the banker."""
+    """One game in a ``TableBank`` (classic unless told), recorded by the banker."""
 
     def __init__(
         self,
         bank: TableBank,
         players: tuple[str, ...] = ("Ann", "Bob", "Cy"),
         options: dict[str, Any] | None = None,
+        *,
+        ruleset: str = "classic",
+        dealt: dict[str, list[str]] | None = None,
     ) -> None:
         self.bank = bank
-        self.created = bank.create_game("t", "classic", list(players), options or {})
+        self.created = bank.create_game("t", ruleset, list(players), options or {}, dealt=dealt)
         self.id = self.created["id"]
 
     # -- recording ----------------------------------------------------------------------

@@ -1,0 +1,196 @@
+"""The draft of one transaction: a working copy of the table and what the command writes.
+
+Every handler (``ledger.commands``, ``ledger.elite``) receives a ``Draft``. Postings and
+changes are applied to the draft's state as they are written, so later checks see the table
+as it will be; ``check_funds`` refuses the whole transaction if anyone but the Bank would
+end below zero. The field checkers below make the ledger refuse malformed input itself.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ledger import rules
+from ledger.errors import InsufficientFunds, InvalidField, RuleViolation
+from ledger.ruleset import Deed, RuleSet
+from ledger.state import State, apply_change, apply_posting, copy_state
+
+Body = dict[str, Any]
+
+
+class Draft:
+    """A transaction being written against a working copy of the state."""
+
+    def __init__(
+        self, rs: RuleSet, state: State, options: dict[str, Any], seq: int | None = None
+    ) -> None:
+        self.rs = rs
+        self.before = state
+        self.state = copy_state(state)
+        self.options = options
+        self.seq = state["last_seq"] + 1 if seq is None else seq
+        self.postings: list[dict[str, Any]] = []
+        self.changes: list[dict[str, Any]] = []
+        self.basis: dict[str, Any] = {}
+
+    # -- lookups that refuse ------------------------------------------------------------
+    def player(self, pid: Any, *, active: bool = True) -> str:
+        """A seated player's id; refuses strangers and, unless told, the bankrupt."""
+        if not isinstance(pid, str) or pid not in self.state["players"]:
+            raise RuleViolation("unknown_player", f"no player {pid!r} at this table")
+        if (
+            active
+            and self.state["players"][pid]["bankrupt_seq"] is not None
+            and not self.options.get("keep_bankrupt_players")
+        ):
+            raise RuleViolation("player_bankrupt", f"{pid} is bankrupt and out of the game")
+        return str(pid)
+
+    def account(self, acc: Any) -> str:
+        """'bank', 'pot' or an active player."""
+        if isinstance(acc, str) and acc in ("bank", "pot"):
+            return str(acc)
+        return self.player(acc)
+
+    def deed(self, slug: Any) -> Deed:
+        """A deed of this rule set, with the figures the banker entered for it."""
+        if not isinstance(slug, str) or slug not in self.rs.deeds:
+            raise RuleViolation("unknown_property", f"no property {slug!r} in this rule set")
+        return rules.deed_of(self.rs, self.state, slug)
+
+    def priced(self, deed: Deed, price: Any, field: str = "price") -> Deed:
+        """The deed with its price known: printed, entered earlier, or entered now."""
+        if deed.price is None:
+            if price is None:
+                raise InvalidField(field, f"the rule set prints no price for {deed.slug}: enter it")
+            entered = whole({field: price}, field, 2)
+            self.change("figure", entered, property=deed.slug, field="price")
+            return rules.deed_of(self.rs, self.state, deed.slug)
+        if price is not None and price != deed.price:
+            raise InvalidField(field, f"the price of {deed.slug} is {deed.price}; leave it out")
+        return deed
+
+    @property
+    def elite(self) -> bool:
+        """Whether the game is played by the Millionaire Elite rules."""
+        return self.rs.params["variant"] == "millionaire-elite"
+
+    def prop(self, slug: str) -> dict[str, Any]:
+        """The deed's current state in the draft."""
+        return self.state["properties"][slug]  # type: ignore[no-any-return]
+
+    def owned_deed(self, slug: Any) -> tuple[Deed, str]:
+        """A deed some player holds, with that player."""
+        deed = self.deed(slug)
+        owner = self.prop(deed.slug)["owner"]
+        if owner == "bank":
+            raise RuleViolation("not_owned", f"the Bank holds {deed.slug}")
+        return deed, owner
+
+    # -- writing ------------------------------------------------------------------------
+    def pay(self, frm: str, to: str, amount: int) -> None:
+        """Post a movement of money (nothing for a zero amount)."""
+        if amount <= 0:
+            return
+        posting = {"from": frm, "to": to, "amount": amount}
+        self.postings.append(posting)
+        apply_posting(self.state, posting)
+
+    def change(self, kind: str, to: Any, **target: Any) -> None:
+        """Record and apply a change of state; ``from`` is read off the draft."""
+        change = {"kind": kind, **target, "from": self._current(kind, target), "to": to}
+        if change["from"] == to:
+            return
+        self.changes.append(change)
+        apply_change(self.state, change)
+
+    def _current(self, kind: str, target: dict[str, Any]) -> Any:
+        s = self.state
+        if kind in ("deed", "mortgage", "houses", "hotel"):
+            field = {"deed": "owner", "mortgage": "mortgaged"}.get(kind, kind)
+            return s["properties"][target["property"]][field]
+        if kind == "jail_card":
+            return s["jail_cards"][target["deck"]]
+        if kind == "jail":
+            return s["players"][target["player"]]["in_jail"]
+        if kind == "bankrupt":
+            return s["players"][target["player"]]["bankrupt_seq"]
+        if kind == "void":
+            return s["voided"].get(str(target["seq"]))
+        if kind == "iou":
+            return s["ious"].get(target["iou"])
+        if kind == "figure":
+            return s["figures"].get(target["property"], {}).get(target["field"])
+        if kind == "share_price":
+            return s["shares"]["price"]
+        if kind == "shares":
+            return s["shares"]["held"].get(target["player"], 0)
+        if kind == "policy":
+            return target["policy"] in s["policies"].get(target["player"], [])
+        if kind == "exempt":
+            return s["exempt"].get(target["player"], False)
+        if kind in ("iou_outstanding", "iou_holder"):
+            return s["ious"][target["iou"]][kind.removeprefix("iou_")]
+        if kind == "built_this_turn":
+            return s["built_this_turn"].get(target["player"], 0)
+        return s[kind]
+
+    def fines_account(self) -> str:
+        """Where taxes and fines go: the Bank, or the pot under the Free Parking house rule."""
+        return "pot" if self.options.get("free_parking_pot") else "bank"
+
+    def check_funds(self) -> None:
+        """Refuse if any player or the pot would end below zero (the Bank may)."""
+        for account, balance in self.state["balances"].items():
+            if account == "bank" or balance >= 0:
+                continue
+            start = self.before["balances"][account]
+            raise InsufficientFunds(
+                account,
+                amount=start - balance,
+                cash=start,
+                can_raise=rules.can_raise(self.rs, self.before, account),
+            )
+
+
+def whole(
+    body: Body, field: str, minimum: int = 1, maximum: int | None = None, default: Any = None
+) -> int:
+    """A whole-number field within its range (the ledger checks even what schemas checked)."""
+    value = body.get(field)
+    if value is None:
+        value = default
+    if value is None:
+        raise InvalidField(field, "required")
+    if (
+        not isinstance(value, int)
+        or isinstance(value, bool)
+        or value < minimum
+        or (maximum is not None and value > maximum)
+    ):
+        upper = f" to {maximum}" if maximum is not None else " or more"
+        raise InvalidField(field, f"a whole number from {minimum}{upper}")
+    return value
+
+
+def one_of(body: Body, field: str, choices: tuple[str, ...], required: bool = True) -> Any:
+    """A field whose value is one of ``choices``."""
+    value = body.get(field)
+    if value is None and not required:
+        return None
+    if value not in choices:
+        raise InvalidField(field, f"one of {', '.join(choices)}")
+    return value
+
+
+def names(body: Body, field: str) -> list[str]:
+    """A list of names (deeds, decks); anything else is refused."""
+    value = body.get(field) or []
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise InvalidField(field, "a list of names")
+    return value
+
+
+def option(d: Draft, name: str) -> Any:
+    """The game's value of a rule-set option."""
+    return d.options.get(name, d.rs.options.get(name, {}).get("default"))
