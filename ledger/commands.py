@@ -81,7 +81,7 @@ def card(d: Draft, body: Body) -> None:
         }
         return
     amount = whole(body, "amount")
-    others = [p for p in rules.active_players(d.state) if p != player]
+    others = [p for p in rules.seated_players(d.state, d.options) if p != player]
     if effect == "collect":
         d.pay("bank", player, amount)
     elif effect == "pay":
@@ -612,6 +612,12 @@ def bankruptcy(d: Draft, body: Body) -> None:
         if iou["outstanding"] and iou["holder"] == debtor:
             d.change("iou_holder", creditor, iou=iou_id)
             ious_received.append(iou_id)
+            if iou["debtor"] == creditor:
+                # A debt passed to its own debtor is extinguished.
+                ious_cleared.append(
+                    {"iou": iou_id, "outstanding": iou["outstanding"], "merged": True}
+                )
+                d.change("iou_outstanding", 0, iou=iou_id)
         if iou["outstanding"] and iou["debtor"] == debtor:
             ious_cleared.append(
                 {
@@ -648,7 +654,7 @@ def _finish_if_over(d: Draft) -> None:
     bankrupt = sum(1 for p in d.state["players"].values() if p["bankrupt_seq"] is not None)
     limit = d.rs.params["ends_after_bankruptcies"]
     ended = limit is not None and bankrupt >= limit
-    last_one = len(rules.active_players(d.state)) <= 1
+    last_one = len(rules.active_players(d.state)) <= 1  # bankrupt seats kept don't count
     if ended or (last_one and not option(d, "keep_bankrupt_players")):
         _finish(d)
 
@@ -662,7 +668,7 @@ def turn(d: Draft, body: Body) -> None:
 
 
 def _finish(d: Draft) -> None:
-    ranked = rules.standings(d.rs, d.state)
+    ranked = rules.standings(d.rs, d.state, d.options)
     d.change("status", "finished", standings=ranked)
     d.basis["standings"] = ranked
 
@@ -696,7 +702,7 @@ def _iou(d: Draft, body: Body) -> tuple[str, dict[str, Any]]:
         raise RuleViolation("unknown_iou", f"no IOU {iou_id!r} in this game")
     if iou["outstanding"] == 0:
         raise RuleViolation("iou_settled", f"{iou_id} is settled")
-    return str(iou_id), iou
+    return str(iou_id), dict(iou)  # as it stands before this transaction changes it
 
 
 def iou(d: Draft, body: Body) -> None:
@@ -722,7 +728,7 @@ def iou_repay(d: Draft, body: Body) -> None:
     amount = whole(body, "amount", 1, iou["outstanding"])
     d.pay(iou["debtor"], iou["holder"], amount)
     d.change("iou_outstanding", iou["outstanding"] - amount, iou=iou_id)
-    d.basis = {"iou": iou_id, "repaid": amount, "outstanding": iou["outstanding"]}
+    d.basis = {"iou": iou_id, "repaid": amount, "outstanding": iou["outstanding"] - amount}
 
 
 def iou_transfer(d: Draft, body: Body) -> None:

@@ -51,6 +51,13 @@ def active_players(state: State) -> list[str]:
     return [p for p, v in state["players"].items() if v["bankrupt_seq"] is None]
 
 
+def seated_players(state: State, options: dict[str, Any]) -> list[str]:
+    """Players still at the table: the active, and the bankrupt who play on (house rule)."""
+    if options.get("keep_bankrupt_players"):
+        return list(state["players"])
+    return active_players(state)
+
+
 def owned_by(state: State, player: str) -> list[str]:
     """The deeds a player holds."""
     return [s for s, p in state["properties"].items() if p["owner"] == player]
@@ -223,12 +230,16 @@ def utility_rent(rs: RuleSet, state: State, deed: Deed, dice: int) -> dict[str, 
     return {"utilities_held": held, "dice": dice, "factor": factor, "base_rent": factor * dice}
 
 
-def standings(rs: RuleSet, state: State) -> list[dict[str, Any]]:
-    """Players ranked best first: the active by net worth, then the bankrupt, last out first."""
-    active = [(net_worth(rs, state, p), p) for p in active_players(state)]
+def standings(
+    rs: RuleSet, state: State, options: dict[str, Any] | None = None
+) -> list[dict[str, Any]]:
+    """Players ranked best first: those at the table by net worth, then the bankrupt who
+    left, last out first."""
+    seated = seated_players(state, options or {})
+    active = [(net_worth(rs, state, p), p) for p in seated]
     active.sort(key=lambda sp: -sp[0])
     out = sorted(
-        (p for p, v in state["players"].items() if v["bankrupt_seq"] is not None),
+        (p for p in state["players"] if p not in seated),
         key=lambda p: -state["players"][p]["bankrupt_seq"],
     )
     ranked: list[dict[str, Any]] = []
