@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ledger import elite, rules
+from ledger import elite, ious, rules
 from ledger.draft import Body, Draft, names, one_of, option, whole
 from ledger.errors import InvalidField, RuleViolation
 from ledger.ruleset import Deed
@@ -605,28 +605,7 @@ def bankruptcy(d: Draft, body: Body) -> None:
     for deck in JAIL_DECKS:
         if d.state["jail_cards"][deck] == debtor:
             d.change("jail_card", "deck" if creditor == "bank" else creditor, deck=deck)
-    # IOUs held pass to the creditor; IOUs owed are written off (merged into this debt
-    # where the creditor holds them).
-    ious_received, ious_cleared = [], []
-    for iou_id, iou in sorted(d.state["ious"].items()):
-        if iou["outstanding"] and iou["holder"] == debtor:
-            d.change("iou_holder", creditor, iou=iou_id)
-            ious_received.append(iou_id)
-            if iou["debtor"] == creditor:
-                # A debt passed to its own debtor is extinguished.
-                ious_cleared.append(
-                    {"iou": iou_id, "outstanding": iou["outstanding"], "merged": True}
-                )
-                d.change("iou_outstanding", 0, iou=iou_id)
-        if iou["outstanding"] and iou["debtor"] == debtor:
-            ious_cleared.append(
-                {
-                    "iou": iou_id,
-                    "outstanding": iou["outstanding"],
-                    "merged": iou["holder"] == creditor,
-                }
-            )
-            d.change("iou_outstanding", 0, iou=iou_id)
+    ious_received, ious_cleared = ious.pass_ious(d, debtor, creditor)
     # 4. The creditor pays the 10 % on each mortgaged deed received, lifting those it chooses.
     mortgaged = _take_mortgaged(d, creditor, deeds, lift) if creditor != "bank" else []
     d.change("jail", False, player=debtor)
@@ -687,65 +666,6 @@ def pot_collect(d: Draft, body: Body) -> None:
     d.basis = {"pot": amount}
 
 
-# -- IOUs (player loans) ------------------------------------------------------------------------
-
-
-def _loans_allowed(d: Draft) -> None:
-    if not (option(d, "player_loans") or d.elite):
-        raise RuleViolation("option_disabled", "this game has no player loans (IOUs)")
-
-
-def _iou(d: Draft, body: Body) -> tuple[str, dict[str, Any]]:
-    iou_id = body.get("iou")
-    iou = d.state["ious"].get(iou_id) if isinstance(iou_id, str) else None
-    if iou is None:
-        raise RuleViolation("unknown_iou", f"no IOU {iou_id!r} in this game")
-    if iou["outstanding"] == 0:
-        raise RuleViolation("iou_settled", f"{iou_id} is settled")
-    return str(iou_id), dict(iou)  # as it stands before this transaction changes it
-
-
-def iou(d: Draft, body: Body) -> None:
-    _loans_allowed(d)
-    debtor, creditor = d.player(body["debtor"]), d.player(body["creditor"])
-    if debtor == creditor:
-        raise InvalidField("creditor", "a player cannot owe himself")
-    amount = whole(body, "amount")
-    iou_id = f"iou-{d.seq}"
-    record = {
-        "id": iou_id,
-        "debtor": debtor,
-        "holder": creditor,
-        "amount": amount,
-        "outstanding": amount,
-    }
-    d.change("iou", record, iou=iou_id)
-    d.basis = {"iou": iou_id, "debtor": debtor, "creditor": creditor, "amount": amount}
-
-
-def iou_repay(d: Draft, body: Body) -> None:
-    iou_id, iou = _iou(d, body)
-    amount = whole(body, "amount", 1, iou["outstanding"])
-    d.pay(iou["debtor"], iou["holder"], amount)
-    d.change("iou_outstanding", iou["outstanding"] - amount, iou=iou_id)
-    d.basis = {"iou": iou_id, "repaid": amount, "outstanding": iou["outstanding"] - amount}
-
-
-def iou_transfer(d: Draft, body: Body) -> None:
-    iou_id, iou = _iou(d, body)
-    to = d.player(body["to"])
-    if to in (iou["holder"], iou["debtor"]):
-        raise InvalidField("to", f"{to} cannot take {iou_id}: he holds or owes it")
-    d.change("iou_holder", to, iou=iou_id)
-    d.basis = {"iou": iou_id, "from": iou["holder"], "to": to, "outstanding": iou["outstanding"]}
-
-
-def iou_forgive(d: Draft, body: Body) -> None:
-    iou_id, iou = _iou(d, body)
-    d.change("iou_outstanding", 0, iou=iou_id)
-    d.basis = {"iou": iou_id, "holder": iou["holder"], "forgiven": iou["outstanding"]}
-
-
 CARD_EFFECTS = ("collect", "pay", "collect_from_each", "pay_each", "repairs")
 
 Handler = Callable[[Draft, Body], None]
@@ -772,10 +692,10 @@ HANDLERS: dict[str, tuple[Handler, str]] = {
     "trade": (trade, "TradeMade"),
     "bankruptcy": (bankruptcy, "PlayerWentBankrupt"),
     "pot_collect": (pot_collect, "PotCollected"),
-    "iou": (iou, "IouIssued"),
-    "iou_repay": (iou_repay, "IouRepaid"),
-    "iou_transfer": (iou_transfer, "IouTransferred"),
-    "iou_forgive": (iou_forgive, "IouForgiven"),
+    "iou": (ious.iou, "IouIssued"),
+    "iou_repay": (ious.iou_repay, "IouRepaid"),
+    "iou_transfer": (ious.iou_transfer, "IouTransferred"),
+    "iou_forgive": (ious.iou_forgive, "IouForgiven"),
     "turn": (turn, "TurnStarted"),
     "pot_seed": (elite.pot_seed, "PotSeeded"),
     "shares": (elite.shares, "SharesTraded"),

@@ -9,6 +9,7 @@ from __future__ import annotations
 from ledger import rules
 from ledger.draft import Body, Draft, one_of, whole
 from ledger.errors import InvalidField, RuleViolation
+from ledger.ious import pass_ious
 from ledger.ruleset import Deed
 
 # Policies that end when their holder next passes START; the others end when used.
@@ -178,6 +179,7 @@ def bank_covers_bankruptcy(d: Draft, body: Body, debtor: str, creditor: str) -> 
     d.pay(debtor, creditor, cash)
     covered = max(0, owed - cash) if creditor != "bank" else 0
     d.pay("bank", creditor, covered)
+    ious_received, ious_cleared = pass_ious(d, debtor, creditor)
     deeds = rules.owned_by(d.state, debtor)
     for slug in deeds:
         d.change("houses", 0, property=slug)
@@ -194,4 +196,6 @@ def bank_covers_bankruptcy(d: Draft, body: Body, debtor: str, creditor: str) -> 
         "cash": cash,
         "bank_pays_creditor": covered,
         "deeds_returned": deeds,
+        "ious_received": ious_received,
+        "ious_written_off": ious_cleared,
     }

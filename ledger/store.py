@@ -1,19 +1,54 @@
 """Where the events live: configuration for eventsourcing's persistence modules.
 
-``--db`` takes a SQLite file path (the embedded default) or ``:memory:`` for tests. SQLite
-runs in WAL mode (the library's choice) with ``synchronous=FULL`` (ours): a transaction is
-acknowledged only after its commit reached the disk.
+``--db`` takes a SQLite file path (the embedded default), ``:memory:`` for tests, or a
+PostgreSQL URL for several servers on one database::
+
+    postgresql://USER[:PASSWORD]@HOST[:PORT]/DBNAME[?schema=S&pool_size=N&max_overflow=M]
+
+SQLite runs in WAL mode (the library's choice) with ``synchronous=FULL`` (ours): a transaction
+is acknowledged only after its commit reached the disk. PostgreSQL runs through the library's
+own persistence (psycopg 3, the ``postgres`` extra), which commits each save in one
+transaction and turns a clash of versions into ``eventsourcing.persistence.IntegrityError``
+as SQLite does. A URL without a password takes ``$PGPASSWORD`` (keep passwords off command
+lines: ``ps`` shows them).
 """
 
 from __future__ import annotations
 
+import contextlib
+import getpass
 import os
 import sqlite3
 from pathlib import Path
+from urllib.parse import parse_qsl, unquote, urlsplit, urlunsplit
 
 from eventsourcing.sqlite import SQLiteConnection, SQLiteConnectionPool, SQLiteFactory
 
+try:  # the postgres extra
+    from eventsourcing.postgres import (
+        PostgresAggregateRecorder,
+        PostgresApplicationRecorder,
+        PostgresFactory,
+    )
+    from psycopg.errors import DuplicateObject
+except ImportError:  # SQLite only
+    HAS_POSTGRES = False
+else:
+    HAS_POSTGRES = True
+
 DEFAULT_DB = "var/tablebank.sqlite"
+POSTGRES_SCHEMES = ("postgresql", "postgres")
+# The URL's query parameters and the eventsourcing settings they give.
+POSTGRES_PARAMS = {
+    "schema": "POSTGRES_SCHEMA",
+    "pool_size": "POSTGRES_POOL_SIZE",
+    "max_overflow": "POSTGRES_MAX_OVERFLOW",
+    "max_waiting": "POSTGRES_MAX_WAITING",
+    "connect_timeout": "POSTGRES_CONNECT_TIMEOUT",
+    "lock_timeout": "POSTGRES_LOCK_TIMEOUT",
+    "conn_max_age": "POSTGRES_CONN_MAX_AGE",
+    "pre_ping": "POSTGRES_PRE_PING",
+}
 
 
 class DurableSQLiteConnectionPool(SQLiteConnectionPool):
@@ -38,12 +73,56 @@ class DurableSQLiteFactory(SQLiteFactory):
         old.close()
 
 
+# The advisory lock that table creation holds; any constant: the database has no other users.
+SETUP_LOCK = 0x7461626C6562616E  # "tableban"
+
+if HAS_POSTGRES:
+
+    class _SerialSetup:
+        """Creates a recorder's tables, types and function in one transaction behind a lock.
+
+        The library creates each type in a transaction of its own, then the rest without a
+        lock: servers that start together on one database collide (a duplicate ``pg_type``
+        row for a new table, "tuple concurrently updated" for the function) and a gunicorn
+        worker that fails to boot stops the whole server.
+        """
+
+        def create_table(self) -> None:
+            with self.datastore.transaction(commit=True) as curs:  # type: ignore[attr-defined]
+                curs.execute("SELECT pg_advisory_xact_lock(%s)", (SETUP_LOCK,))
+                for statement in self.sql_create_statements:  # type: ignore[attr-defined]
+                    if "CREATE TYPE" in statement.as_string():  # no IF NOT EXISTS for types
+                        with contextlib.suppress(DuplicateObject), curs.connection.transaction():
+                            curs.execute(statement, prepare=False)
+                self._create_table(curs)  # type: ignore[attr-defined]
+            self.datastore.register_type_adapters()  # type: ignore[attr-defined]
+
+    class SerialSetupApplicationRecorder(_SerialSetup, PostgresApplicationRecorder):
+        """The library's recorder of events, with serial set-up."""
+
+    class SerialSetupAggregateRecorder(_SerialSetup, PostgresAggregateRecorder):
+        """The library's recorder of snapshots, with serial set-up."""
+
+    class SerialSetupPostgresFactory(PostgresFactory):
+        """PostgreSQL persistence that several servers may start on at once."""
+
+        application_recorder_class = SerialSetupApplicationRecorder
+        aggregate_recorder_class = SerialSetupAggregateRecorder
+
+
+def is_postgres(db: str) -> bool:
+    """Whether a ``--db`` value is a PostgreSQL URL."""
+    return db.lower().startswith(tuple(scheme + "://" for scheme in POSTGRES_SCHEMES))
+
+
 def persistence_env(db: str | None) -> dict[str, str]:
     """The eventsourcing environment for a ``--db`` value."""
     if db is None or db == "":
         db = os.environ.get("TABLEBANK_DB", DEFAULT_DB)
     if db == ":memory:":
         return {"PERSISTENCE_MODULE": "eventsourcing.popo"}
+    if is_postgres(db):
+        return postgres_env(db)
     path = Path(db)
     path.parent.mkdir(parents=True, exist_ok=True)
     return {
@@ -51,3 +130,45 @@ def persistence_env(db: str | None) -> dict[str, str]:
         "SQLITE_DBNAME": str(path),
         "SQLITE_LOCK_TIMEOUT": "10",
     }
+
+
+def postgres_env(url: str) -> dict[str, str]:
+    """The eventsourcing environment for a PostgreSQL URL; refuses what it cannot honour."""
+    if not HAS_POSTGRES:
+        raise ValueError("PostgreSQL needs the postgres extra: pip install 'tablebank[postgres]'")
+    parts = urlsplit(url)
+    dbname = unquote(parts.path.lstrip("/"))
+    if not dbname:
+        raise ValueError(f"no database name in {redact(url)}")
+    query = dict(parse_qsl(parts.query, keep_blank_values=True))
+    unknown = sorted(set(query) - set(POSTGRES_PARAMS) - {"host"})
+    if unknown:
+        known = ", ".join(["host", *POSTGRES_PARAMS])
+        raise ValueError(f"unknown parameter {', '.join(unknown)} in {redact(url)}; try {known}")
+    password = parts.password
+    env = {
+        "PERSISTENCE_MODULE": "ledger.store:SerialSetupPostgresFactory",
+        "POSTGRES_DBNAME": dbname,
+        # A host in the query may be a Unix-socket directory, as libpq allows.
+        "POSTGRES_HOST": unquote(parts.hostname or "") or query.pop("host", "localhost"),
+        "POSTGRES_PORT": str(parts.port or 5432),
+        "POSTGRES_USER": unquote(parts.username or "") or getpass.getuser(),
+        "POSTGRES_PASSWORD": (
+            unquote(password) if password is not None else os.environ.get("PGPASSWORD", "")
+        ),
+    }
+    query.pop("host", None)
+    env.update({POSTGRES_PARAMS[name]: value for name, value in query.items()})
+    return env
+
+
+def redact(db: str) -> str:
+    """A ``--db`` value fit to print: a URL's password replaced by ``***``."""
+    if not is_postgres(db):
+        return db
+    parts = urlsplit(db)
+    if parts.password is None:
+        return db
+    userinfo, _, host = parts.netloc.rpartition("@")
+    user = userinfo.partition(":")[0]
+    return urlunsplit(parts._replace(netloc=f"{user}:***@{host}"))

@@ -76,6 +76,13 @@ class PlayerSchema(Schema):
     bankrupt = fields.Boolean()
     jail_cards = fields.List(fields.String(), metadata={"description": "decks of the cards held"})
     in_jail = fields.Boolean()
+    shares = fields.Integer(metadata={"description": "Millionaire Elite: shares held"})
+    policies = fields.List(
+        fields.String(), metadata={"description": "Millionaire Elite: insurance policies held"}
+    )
+    tax_exempt = fields.Boolean(
+        metadata={"description": "Millionaire Elite: the next round tax is waived"}
+    )
 
 
 class PropertySchema(Schema):
@@ -86,8 +93,8 @@ class PropertySchema(Schema):
 
 
 class SupplySchema(Schema):
-    houses = fields.Integer()
-    hotels = fields.Integer()
+    houses = fields.Integer(allow_none=True, metadata={"description": "null: no limit"})
+    hotels = fields.Integer(allow_none=True, metadata={"description": "null: no limit"})
 
 
 class StandingSchema(Schema):
@@ -119,6 +126,15 @@ class GameSchema(Schema):
     head = fields.String(metadata={"description": "the hash of the last transaction"})
     standings = fields.List(
         fields.Nested(StandingSchema), metadata={"description": "once the game is finished"}
+    )
+    share_price = fields.Integer(metadata={"description": "Millionaire Elite: a share's price"})
+    entered_figures = fields.Dict(
+        keys=fields.String(),
+        values=fields.Dict(keys=fields.String(), values=fields.Integer()),
+        metadata={
+            "description": "prices the banker entered where the rule set prints none, by deed "
+            "(price, building_price)"
+        },
     )
 
 

@@ -1,0 +1,91 @@
+"""IOUs between players (RULES.md section 3): issued, repaid, passed on, forgiven, and
+what becomes of them in a bankruptcy. Allowed by the ``player_loans`` house rule in classic
+games and always in Millionaire Elite."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ledger.draft import Body, Draft, option, whole
+from ledger.errors import InvalidField, RuleViolation
+
+
+def _loans_allowed(d: Draft) -> None:
+    if not (option(d, "player_loans") or d.elite):
+        raise RuleViolation("option_disabled", "this game has no player loans (IOUs)")
+
+
+def _iou(d: Draft, body: Body) -> tuple[str, dict[str, Any]]:
+    iou_id = body.get("iou")
+    iou = d.state["ious"].get(iou_id) if isinstance(iou_id, str) else None
+    if iou is None:
+        raise RuleViolation("unknown_iou", f"no IOU {iou_id!r} in this game")
+    if iou["outstanding"] == 0:
+        raise RuleViolation("iou_settled", f"{iou_id} is settled")
+    return str(iou_id), dict(iou)  # as it stands before this transaction changes it
+
+
+def iou(d: Draft, body: Body) -> None:
+    _loans_allowed(d)
+    debtor, creditor = d.player(body["debtor"]), d.player(body["creditor"])
+    if debtor == creditor:
+        raise InvalidField("creditor", "a player cannot owe himself")
+    amount = whole(body, "amount")
+    iou_id = f"iou-{d.seq}"
+    record = {
+        "id": iou_id,
+        "debtor": debtor,
+        "holder": creditor,
+        "amount": amount,
+        "outstanding": amount,
+    }
+    d.change("iou", record, iou=iou_id)
+    d.basis = {"iou": iou_id, "debtor": debtor, "creditor": creditor, "amount": amount}
+
+
+def iou_repay(d: Draft, body: Body) -> None:
+    iou_id, iou = _iou(d, body)
+    amount = whole(body, "amount", 1, iou["outstanding"])
+    d.pay(iou["debtor"], iou["holder"], amount)
+    d.change("iou_outstanding", iou["outstanding"] - amount, iou=iou_id)
+    d.basis = {"iou": iou_id, "repaid": amount, "outstanding": iou["outstanding"] - amount}
+
+
+def iou_transfer(d: Draft, body: Body) -> None:
+    iou_id, iou = _iou(d, body)
+    to = d.player(body["to"])
+    if to in (iou["holder"], iou["debtor"]):
+        raise InvalidField("to", f"{to} cannot take {iou_id}: he holds or owes it")
+    d.change("iou_holder", to, iou=iou_id)
+    d.basis = {"iou": iou_id, "from": iou["holder"], "to": to, "outstanding": iou["outstanding"]}
+
+
+def iou_forgive(d: Draft, body: Body) -> None:
+    iou_id, iou = _iou(d, body)
+    d.change("iou_outstanding", 0, iou=iou_id)
+    d.basis = {"iou": iou_id, "holder": iou["holder"], "forgiven": iou["outstanding"]}
+
+
+def pass_ious(d: Draft, debtor: str, creditor: str) -> tuple[list[str], list[Body]]:
+    """In a bankruptcy: IOUs the debtor held pass to the creditor; IOUs he owed are written
+    off (merged into this debt where the creditor holds them)."""
+    received: list[str] = []
+    cleared: list[Body] = []
+    for iou_id, iou in sorted(d.state["ious"].items()):
+        if iou["outstanding"] and iou["holder"] == debtor:
+            d.change("iou_holder", creditor, iou=iou_id)
+            received.append(iou_id)
+            if iou["debtor"] == creditor:
+                # A debt passed to its own debtor is extinguished.
+                cleared.append({"iou": iou_id, "outstanding": iou["outstanding"], "merged": True})
+                d.change("iou_outstanding", 0, iou=iou_id)
+        if iou["outstanding"] and iou["debtor"] == debtor:
+            cleared.append(
+                {
+                    "iou": iou_id,
+                    "outstanding": iou["outstanding"],
+                    "merged": iou["holder"] == creditor,
+                }
+            )
+            d.change("iou_outstanding", 0, iou=iou_id)
+    return received, cleared
