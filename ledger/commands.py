@@ -180,7 +180,8 @@ def rent(d: Draft, body: Body) -> None:
 def tax(d: Draft, body: Body) -> None:
     player = d.player(body["player"])
     if one_of(body, "tax", ("income", "luxury")) == "luxury":
-        amount = int(option(d, "luxury_tax"))
+        chosen = option(d, "luxury_tax")
+        amount = int(d.rs.params["luxury_tax"] if chosen is None else chosen)
         d.pay(player, d.fines_account(), amount)
         d.basis = {"tax": "luxury", "amount": amount}
         return

@@ -128,6 +128,7 @@ KNOWN_OPTIONS = {
 }
 
 MAX_DEEDS = 60
+INCOME_TAX_MODES = ("choice", "flat", "percent")
 
 
 def _whole(value: Any, low: int, high: int) -> bool:
@@ -161,9 +162,9 @@ def parse_ruleset(document: Any) -> RuleSet:
         kinds = {deeds[m].kind for m in members}
         if len(kinds) != 1:
             problems.append(f"group {group!r} mixes kinds {sorted(kinds)}")
-        elif "railroad" in kinds and len(members) > len(params.get("railroad_rents") or []):
+        elif "railroad" in kinds and len(members) > _length(params.get("railroad_rents")):
             problems.append(f"group {group!r}: a railroad rent for each railroad held is needed")
-        elif "utility" in kinds and len(members) > len(params.get("utility_multipliers") or []):
+        elif "utility" in kinds and len(members) > _length(params.get("utility_multipliers")):
             problems.append(f"group {group!r}: a multiplier for each utility held is needed")
     options = _check_options(document.get("options", {}), params, problems)
     if not problems and params["deal_deeds"] * players["max"] > len(deeds):
@@ -181,11 +182,15 @@ def parse_ruleset(document: Any) -> RuleSet:
     )
 
 
+def _length(value: Any) -> int:
+    return len(value) if isinstance(value, list) else 0
+
+
 def _check_params(raw: Any, problems: list[str]) -> dict[str, Any]:
     if not isinstance(raw, dict):
         problems.append("parameters: an object is required")
         return dict(OPTIONAL_PARAMS)
-    params = {**OPTIONAL_PARAMS, **raw}
+    params = {**OPTIONAL_PARAMS, "houses": None, "hotels": None, **raw}
     for key, (low, high) in _WHOLE_PARAMS.items():
         if not _whole(params.get(key), low, high):
             problems.append(f"parameters.{key}: a whole number from {low} to {high}")
@@ -252,8 +257,14 @@ def _check_deeds(raw: Any, params: dict[str, Any], problems: list[str]) -> dict[
             problems.append(f"{where}: an object is required")
             continue
         name, kind, group = item.get("name"), item.get("kind"), item.get("group")
-        if not (isinstance(name, str) and slugify(name) and len(name) <= 80):
+        if not (isinstance(name, str) and name.strip() and len(name) <= 80):
             problems.append(f"{where}.name: a name of up to 80 characters")
+            continue
+        slug = item.get("id", slugify(name))
+        if not (isinstance(slug, str) and re.fullmatch(r"[a-z0-9]+(-[a-z0-9]+)*", slug)):
+            problems.append(
+                f"{where}.id: the name {name!r} gives no id of a-z, 0-9 and '-': give an id"
+            )
             continue
         if kind not in ("street", "railroad", "utility", "plot", "central"):
             problems.append(f"{where}.kind: street, railroad, utility, plot or central")
@@ -292,7 +303,7 @@ def _check_deeds(raw: Any, params: dict[str, Any], problems: list[str]) -> dict[
             problems.append(f"{where}.house_price: 0 (entered by the banker) or a price")
             continue
         deed = Deed(
-            slug=slugify(name),
+            slug=slug,
             name=name,
             position=position,
             kind=kind,
@@ -332,6 +343,8 @@ def _check_options(
             or (
                 kind == "choice"
                 and isinstance(spec.get("choices"), list)
+                and spec["choices"]
+                and all(c in INCOME_TAX_MODES for c in spec["choices"])
                 and default in spec["choices"]
             )
             or (kind == "amount" and _whole(default, 0, 10**9))

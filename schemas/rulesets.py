@@ -62,14 +62,27 @@ class PlayersRangeInputSchema(_Strict):
 
 class DeedInputSchema(_Strict):
     name = Text(required=True, validate=validate.Length(min=1, max=80))
+    id = fields.String(
+        validate=validate.Regexp(r"^[a-z0-9]+(-[a-z0-9]+)*$"),
+        metadata={"description": "the deed's id; by default made from its name"},
+    )
     position = Int(validate=validate.Range(min=0, max=1000))
-    kind = fields.String(required=True, validate=validate.OneOf(("street", "railroad", "utility")))
+    kind = fields.String(
+        required=True,
+        validate=validate.OneOf(("street", "railroad", "utility", "plot", "central")),
+        metadata={"description": "plot and central: Millionaire Elite boards"},
+    )
     group = Text(required=True, validate=validate.Length(min=1, max=64))
-    price = Int(required=True, validate=validate.Range(min=2, max=MAX_AMOUNT))
+    price = Int(
+        required=True,
+        allow_none=True,
+        validate=validate.Range(min=2, max=MAX_AMOUNT),
+        metadata={"description": "null for a plot whose price the banker enters"},
+    )
     rents = fields.List(
         Int(validate=validate.Range(min=0, max=MAX_AMOUNT)), validate=validate.Length(max=12)
     )
-    house_price = Int(validate=validate.Range(min=1, max=MAX_AMOUNT))
+    house_price = Int(validate=validate.Range(min=0, max=MAX_AMOUNT))
     hotel_price = Int(validate=validate.Range(min=1, max=MAX_AMOUNT))
 
 
