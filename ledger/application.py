@@ -9,7 +9,10 @@ returns that refusal.
 from __future__ import annotations
 
 import hashlib
+import random
 import secrets
+import threading
+import time
 from collections.abc import Iterator
 from typing import Any
 from uuid import NAMESPACE_URL, UUID, uuid5
@@ -44,7 +47,10 @@ from ledger.state import State, apply_transaction, copy_state
 
 NAMESPACE = uuid5(NAMESPACE_URL, "https://tablebank.invalid/")
 GAMES_LOG_ID = uuid5(NAMESPACE, "games")
-WRITE_ATTEMPTS = 20
+WRITE_ATTEMPTS = 60
+# After a lost race with another process, wait a random moment (up to this many seconds per
+# attempt so far) so that two writers do not keep colliding in step.
+BACKOFF_SECONDS = 0.002
 
 # Which transaction types a player token may record, and the field naming its payer.
 PLAYER_MAY_RECORD = {"payment": "from", "rent": "payer"}
@@ -101,6 +107,8 @@ class TableBank(Application[UUID]):
             self.events, GAMES_LOG_ID, GameListed
         )
         self._access_cache: dict[str, tuple[UUID, str]] = {}
+        self._locks: dict[str, threading.Lock] = {}
+        self._locks_guard = threading.Lock()
 
     # -- rule sets ------------------------------------------------------------------------
     def rulesets(self) -> list[dict[str, Any]]:
@@ -269,7 +277,26 @@ class TableBank(Application[UUID]):
             raise InvalidField("type", f"unknown transaction type {kind!r}")
         check_may_record(body, by)
         body_digest = sha256(canonical(body))
-        for _ in range(WRITE_ATTEMPTS):
+        # Threads of this process take turns on one game; only other processes can race.
+        with self._game_lock(game_id):
+            return self._record_retrying(game_id, body, by, key, if_match, body_digest)
+
+    def _game_lock(self, game_id: UUID | str) -> threading.Lock:
+        with self._locks_guard:
+            return self._locks.setdefault(str(game_id).lower(), threading.Lock())
+
+    def _record_retrying(
+        self,
+        game_id: UUID | str,
+        body: dict[str, Any],
+        by: str,
+        key: str | None,
+        if_match: str | None,
+        body_digest: str,
+    ) -> tuple[dict[str, Any], bool]:
+        for attempt in range(WRITE_ATTEMPTS):
+            if attempt:
+                time.sleep(random.uniform(0, BACKOFF_SECONDS * attempt))
             game = self._load(game_id)
             if key is not None:
                 earlier = self._idempotent_answer(game.id, key, body_digest)
