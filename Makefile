@@ -16,14 +16,16 @@ install: $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e .
 
 install-test: $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e '.[test]'
+	$(BIN)/python -m pip install --quiet -e '.[test,postgres]'
 
 run: install
 	$(BIN)/tablebank serve --host $(HOST) --port $(PORT) --db $(DB)
 
+# The whole suite on each real store; PostgreSQL at $$TABLEBANK_TEST_POSTGRES (see .ci/run).
 test: install-test
 	$(BIN)/lint-imports
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest --store=sqlite
+	$(BIN)/python -m pytest --store=postgres
 
 check: $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[dev]'

@@ -16,6 +16,7 @@ from flask import Flask
 from api import errors
 from api.audit import audit_blp, import_blp
 from api.bank import EXTENSION
+from api.console import console_blp
 from api.framework import TableBankApi
 from api.games import game_blp, games_blp
 from api.health import health_blp
@@ -37,7 +38,7 @@ DEFAULTS: dict[str, Any] = {
 
 def create_app(config: dict[str, Any] | None = None) -> Flask:
     """The API app; ``config["TABLEBANK_DB"]`` is a SQLite path or ":memory:"."""
-    app = Flask(__name__)
+    app = Flask(__name__, static_folder=None)  # the console serves its own files
     app.config.from_mapping(DEFAULTS, TABLEBANK_DB=os.environ.get("TABLEBANK_DB", DEFAULT_DB))
     app.config.from_mapping(config or {})
     app.json.sort_keys = False  # type: ignore[attr-defined]  # keep seat and board order
@@ -54,4 +55,5 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         health_blp,
     ):
         api.register_blueprint(blueprint)
+    app.register_blueprint(console_blp)  # pages, not API: kept out of the OpenAPI document
     return app

@@ -27,7 +27,7 @@ from rich.text import Text
 
 from ledger.application import TableBank, replay_document, verify_document
 from ledger.errors import LedgerError, LogInvalid
-from ledger.store import DEFAULT_DB, persistence_env
+from ledger.store import DEFAULT_DB, persistence_env, redact
 
 
 class _Server(BaseApplication):  # type: ignore[misc]
@@ -65,7 +65,8 @@ def serve(args: argparse.Namespace) -> int:
         "graceful_timeout": 5,
         "timeout": 30,
     }
-    print(f"tablebank: serving http://{args.host}:{args.port} with {args.db}", flush=True)
+    db = redact(args.db)  # a PostgreSQL URL may carry a password
+    print(f"tablebank: serving http://{args.host}:{args.port} with {db}", flush=True)
     _Server(options, args.db).run()
     return 0
 
@@ -187,7 +188,7 @@ def add_db_option(command: argparse.ArgumentParser) -> None:
     command.add_argument(
         "--db",
         default=os.environ.get("TABLEBANK_DB", DEFAULT_DB),
-        help=f"SQLite file (default: $TABLEBANK_DB or {DEFAULT_DB})",
+        help=f"SQLite file or postgresql:// URL (default: $TABLEBANK_DB or {DEFAULT_DB})",
     )
 
 

@@ -1,8 +1,8 @@
-"""An app with in-memory persistence, and games created through its API."""
+"""An app on the run's store, and games created through its API."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
@@ -11,11 +11,14 @@ from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
 
 from api import create_app
+from api.bank import EXTENSION
 
 
 @pytest.fixture
-def app() -> Flask:
-    return create_app({"TESTING": True, "TABLEBANK_DB": ":memory:"})
+def app(store_db: str) -> Iterator[Flask]:
+    app = create_app({"TESTING": True, "TABLEBANK_DB": store_db})
+    yield app
+    app.extensions[EXTENSION].close()  # its connections, before the database goes
 
 
 @pytest.fixture

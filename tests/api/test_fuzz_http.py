@@ -7,6 +7,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from api import create_app
+from api.bank import EXTENSION
 from schemas.transactions import TRANSACTION_SCHEMAS
 
 FIELDS = [
@@ -93,8 +94,13 @@ bodies = st.fixed_dictionaries(
 
 
 @pytest.fixture(scope="module")
-def client():
-    return create_app({"TESTING": True, "TABLEBANK_DB": ":memory:"}).test_client()
+def client(store):
+    """One app on the run's store for the module: every example plays its own game in it."""
+    db = store.new()
+    app = create_app({"TESTING": True, "TABLEBANK_DB": db})
+    yield app.test_client()
+    app.extensions[EXTENSION].close()
+    store.drop(db)
 
 
 def new_table(client):

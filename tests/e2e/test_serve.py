@@ -1,4 +1,5 @@
-"""`tablebank serve` on a free loopback port, and a short classic game over real HTTP."""
+"""`tablebank serve` on a free loopback port and the run's store, and a short classic game over
+real HTTP."""
 
 from __future__ import annotations
 
@@ -44,10 +45,9 @@ class Client:
 
 
 @pytest.fixture
-def server(tmp_path: Path) -> Iterator[tuple[Client, Path]]:
+def server(tmp_path: Path, db_url: str) -> Iterator[tuple[Client, Path]]:
     port = free_port()
     log = tmp_path / "server.log"
-    db = tmp_path / "e2e.sqlite"
     with log.open("wb") as out:
         proc = subprocess.Popen(
             [
@@ -60,7 +60,7 @@ def server(tmp_path: Path) -> Iterator[tuple[Client, Path]]:
                 "--port",
                 str(port),
                 "--db",
-                str(db),
+                db_url,
             ],
             stdout=out,
             stderr=subprocess.STDOUT,

@@ -1,4 +1,4 @@
-"""Fixtures for the ledger's domain tests: a bank in memory and a table to play on."""
+"""Fixtures for the ledger's domain tests: a bank on the run's store and a table to play on."""
 
 from __future__ import annotations
 
@@ -13,8 +13,8 @@ from ledger_helpers import Table  # noqa: E402 - after its assertions are set to
 
 
 @pytest.fixture
-def bank() -> Iterator[TableBank]:
-    app = TableBank(env={"PERSISTENCE_MODULE": "eventsourcing.popo"})
+def bank(store_env: dict[str, str]) -> Iterator[TableBank]:
+    app = TableBank(env=store_env)
     yield app
     app.close()
 

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from ledger_helpers import Table
 
 from ledger.application import TableBank
@@ -93,16 +91,15 @@ def test_the_state_at_an_earlier_seq_is_as_it_stood_then(table: Table) -> None:
     assert then["properties"]["boardwalk"]["mortgaged"] is False
 
 
-def test_a_second_bank_on_the_same_file_reloads_the_same_state(tmp_path: Path) -> None:
-    sqlite_file = str(tmp_path / "t.sqlite")
-    first = TableBank(env=persistence_env(sqlite_file))
+def test_a_second_bank_on_the_same_store_reloads_the_same_state(db_url: str) -> None:
+    first = TableBank(env=persistence_env(db_url))
     table = Table(first)
     play_a_little(table)
     live = table.state()
     history = [first.game(table.id, seq=n) for n in range(0, live["last_seq"] + 1)]
     first.close()
 
-    second = TableBank(env=persistence_env(sqlite_file))
+    second = TableBank(env=persistence_env(db_url))
     try:
         assert second.game(table.id) == live
         assert [second.game(table.id, seq=n) for n in range(live["last_seq"] + 1)] == history
@@ -110,14 +107,13 @@ def test_a_second_bank_on_the_same_file_reloads_the_same_state(tmp_path: Path) -
         second.close()
 
 
-def test_a_reloaded_game_goes_on_where_it_stopped(tmp_path: Path) -> None:
-    sqlite_file = str(tmp_path / "t.sqlite")
-    first = TableBank(env=persistence_env(sqlite_file))
+def test_a_reloaded_game_goes_on_where_it_stopped(db_url: str) -> None:
+    first = TableBank(env=persistence_env(db_url))
     table = Table(first)
     table.give_group("p1", "dark-blue")
     first.close()
 
-    second = TableBank(env=persistence_env(sqlite_file))
+    second = TableBank(env=persistence_env(db_url))
     try:
         txn = second.record(table.id, {"type": "rent", "payer": "p2", "property": "boardwalk"})
         assert txn["seq"] == 6

@@ -1,0 +1,129 @@
+"""The browser console: the banker's page at ``/``, the players' page at ``/play/<game>``,
+their static files under ``/console/static/``, and QR codes of the players' links.
+
+The pages are static: their scripts do everything through the REST API, with the tokens the
+banker's browser keeps. A player's token travels in the URL fragment (``#p=p1&token=...``),
+which browsers never send, so it reaches no server log. For the same reason a QR code is asked
+for with ``POST /console/qr`` and the link in the JSON body: a query string would be written
+to the access log with the request line, a body never is.
+
+Every answer of this blueprint carries a strict Content-Security-Policy (only this origin's
+scripts and styles, nothing inline, no framing), ``X-Content-Type-Options: nosniff`` and
+``Referrer-Policy: no-referrer``. ``img-src`` also allows ``blob:``: the console shows each QR
+code as an ``<img>`` of the SVG it fetched, where no script in it could ever run.
+"""
+
+from __future__ import annotations
+
+import io
+from typing import Any
+from uuid import UUID
+
+import segno
+from flask import Blueprint, Response, abort, request, send_from_directory
+from marshmallow import RAISE, Schema, ValidationError, fields, validate
+
+from api.errors import field_errors, problem
+
+STATIC = "static/console"
+
+CONTENT_SECURITY_POLICY = "; ".join(
+    (
+        "default-src 'self'",
+        "script-src 'self'",
+        "style-src 'self'",
+        "img-src 'self' blob:",
+        "connect-src 'self'",
+        "font-src 'self'",
+        "object-src 'none'",
+        "base-uri 'none'",
+        "form-action 'self'",
+        "frame-ancestors 'none'",
+    )
+)
+
+SECURITY_HEADERS = {
+    "Content-Security-Policy": CONTENT_SECURITY_POLICY,
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+    "X-Frame-Options": "DENY",
+    "Cross-Origin-Opener-Policy": "same-origin",
+    "Permissions-Policy": "camera=(), microphone=(), geolocation=()",
+}
+
+MAX_QR_TEXT = 1000  # a link with a game id and a token is about 150 characters
+
+console_blp = Blueprint(
+    "console",
+    __name__,
+    static_folder=STATIC,
+    static_url_path="/console/static",
+)
+
+
+class QrRequestSchema(Schema):
+    class Meta:
+        unknown = RAISE
+
+    text = fields.String(required=True, validate=validate.Length(min=1, max=MAX_QR_TEXT))
+
+
+@console_blp.after_request
+def add_security_headers(response: Response) -> Response:
+    """The same strict headers on every page, file, QR code and error of the console."""
+    for name, value in SECURITY_HEADERS.items():
+        response.headers.setdefault(name, value)
+    return response
+
+
+def page(name: str) -> Response:
+    """One of the console's HTML pages; revalidated on every visit so an update shows."""
+    response = send_from_directory(str(console_blp.static_folder), name, max_age=0)
+    response.headers["Cache-Control"] = "no-cache"
+    return response
+
+
+@console_blp.get("/")
+def banker_console() -> Response:
+    """The banker's console."""
+    return page("banker.html")
+
+
+@console_blp.get("/play/<game>")
+def players_view(game: str) -> Response:
+    """A player's view of one game; the token is in the fragment, which the server never sees."""
+    try:
+        UUID(game)
+    except ValueError:
+        # Refused here rather than by a uuid converter, so the refusal carries our headers.
+        abort(404, f"no game {game}")
+    return page("play.html")
+
+
+@console_blp.post("/console/qr")
+def qr_code() -> Response:
+    """The QR code of a text (a player's link) as SVG; the text comes in a JSON body."""
+    try:
+        body: dict[str, Any] = QrRequestSchema().load(request.get_json(silent=True) or {})
+    except ValidationError as error:
+        errors = field_errors(error.messages)
+        return problem(
+            422,
+            "validation_error",
+            "The request is not valid: " + "; ".join(sorted(errors)) + ".",
+            errors=errors,
+        )
+    return Response(
+        qr_svg(body["text"]),
+        mimetype="image/svg+xml",
+        headers={"Cache-Control": "no-store"},  # the text is a secret link
+    )
+
+
+def qr_svg(text: str) -> bytes:
+    """A QR code as a small SVG (dark modules on white, a quiet zone of 4)."""
+    out = io.BytesIO()
+    segno.make(text, error="m").save(
+        out, kind="svg", scale=4, border=4, xmldecl=False, light="#fff", title="QR"
+    )
+    return out.getvalue()

@@ -1,0 +1,137 @@
+// The REST API (/api/v1), as the console uses it. Writes are safe to retry: every POST carries
+// an Idempotency-Key, and a request lost on the network is sent again with the same key, so the
+// server records it once whatever happens.
+
+const BASE = '/api/v1';
+
+/** A refusal or failure, from the server's problem+json (RFC 9457) or from the network. */
+export class Problem extends Error {
+  constructor(status, body) {
+    super((body && (body.detail || body.title)) || `HTTP ${status}`);
+    this.status = status;
+    this.body = body || {};
+    this.code = this.body.code || (status ? `http_${status}` : 'network');
+  }
+}
+
+/**
+ * A fresh idempotency key. crypto.randomUUID exists only in secure contexts (https or
+ * localhost); a phone reaching the server at http://192.168.x.y has getRandomValues only.
+ */
+export function newKey() {
+  if (globalThis.crypto && typeof crypto.randomUUID === 'function') return crypto.randomUUID();
+  const b = crypto.getRandomValues(new Uint8Array(16));
+  b[6] = (b[6] & 0x0f) | 0x40;
+  b[8] = (b[8] & 0x3f) | 0x80;
+  const x = [...b].map((v) => v.toString(16).padStart(2, '0')).join('');
+  return `${x.slice(0, 8)}-${x.slice(8, 12)}-${x.slice(12, 16)}-${x.slice(16, 20)}-${x.slice(20)}`;
+}
+
+const wait = (ms) => new Promise((resolve) => { setTimeout(resolve, ms); });
+
+export class Api {
+  constructor(token = null) {
+    this.token = token;
+  }
+
+  /** One call; resolves to {data, etag, status, replayed}, rejects with a Problem. */
+  async call(method, path, {body, key, headers: extra} = {}) {
+    const headers = {Accept: 'application/json, application/problem+json', ...extra};
+    if (this.token) headers.Authorization = `Bearer ${this.token}`;
+    if (body !== undefined) headers['Content-Type'] = 'application/json';
+    if (key) headers['Idempotency-Key'] = key;
+    const init = {method, headers, cache: 'no-store', credentials: 'omit'};
+    if (body !== undefined) init.body = JSON.stringify(body);
+    // A GET, or a POST with its key, may go again: the key makes the repeat harmless.
+    const retries = method === 'GET' || key ? 3 : 0;
+    for (let attempt = 0; ; attempt += 1) {
+      let response;
+      try {
+        response = await fetch(BASE + path, init);
+      } catch (err) {
+        if (attempt < retries) { await wait(300 * 2 ** attempt); continue; }
+        throw new Problem(0, {code: 'network', detail: String(err && err.message || err)});
+      }
+      const text = await response.text();
+      let data = null;
+      try { data = text ? JSON.parse(text) : null; } catch { data = {detail: text}; }
+      if (response.status === 409 && data && data.code === 'idempotency_in_progress' && attempt < retries) {
+        await wait(300 * 2 ** attempt);
+        continue;
+      }
+      if (response.status === 304) return {data: null, etag: response.headers.get('ETag'), status: 304};
+      if (!response.ok) throw new Problem(response.status, data);
+      return {
+        data,
+        etag: response.headers.get('ETag'),
+        status: response.status,
+        replayed: response.headers.get('Idempotent-Replayed') === 'true',
+      };
+    }
+  }
+
+  async get(path) {
+    return (await this.call('GET', path)).data;
+  }
+
+  rulesets() { return this.get('/rulesets'); }
+  ruleset(name) { return this.get(`/rulesets/${encodeURIComponent(name)}`); }
+
+  async createGame(body, key) {
+    return (await this.call('POST', '/games', {body, key})).data;
+  }
+
+  game(id, seq) {
+    return this.get(`/games/${id}${seq === undefined || seq === null ? '' : `?seq=${seq}`}`);
+  }
+
+  /** The game unless it is still at version `etag` (then null). */
+  async gameIfChanged(id, etag) {
+    const answer = await this.call('GET', `/games/${id}`, {headers: etag ? {'If-None-Match': etag} : {}});
+    if (answer.status === 304 || (etag && answer.etag === etag)) return null;
+    return {game: answer.data, etag: answer.etag};
+  }
+
+  /** Record one transaction; `key` is the Idempotency-Key of this intent. */
+  async record(id, body, key) {
+    const answer = await this.call('POST', `/games/${id}/transactions`, {body, key: key || newKey()});
+    return {...answer.data, replayed: answer.replayed};
+  }
+
+  async transactions(id, filters = {}) {
+    const items = [];
+    let after = null;
+    for (;;) {
+      const q = new URLSearchParams({limit: '1000'});
+      for (const [k, v] of Object.entries(filters)) if (v) q.set(k, v);
+      if (after) q.set('after', after);
+      const page = await this.get(`/games/${id}/transactions?${q}`);
+      items.push(...page.items);
+      if (!page.next) return items;
+      after = page.next;
+    }
+  }
+
+  statement(id, account) {
+    return this.get(`/games/${id}/accounts/${encodeURIComponent(account)}/statement`);
+  }
+
+  liquidation(id, player) {
+    return this.get(`/games/${id}/players/${encodeURIComponent(player)}/liquidation`);
+  }
+
+  replay(id) { return this.get(`/games/${id}/replay`); }
+  verify(id) { return this.get(`/games/${id}/verify`); }
+}
+
+/** The QR code of a text as an SVG blob URL, made by the server from a POST body. */
+export async function qrUrl(text) {
+  const response = await fetch('/console/qr', {
+    method: 'POST',
+    headers: {'Content-Type': 'application/json'},
+    body: JSON.stringify({text}),
+    cache: 'no-store',
+  });
+  if (!response.ok) throw new Problem(response.status, await response.json().catch(() => null));
+  return URL.createObjectURL(await response.blob());
+}

@@ -1,0 +1,507 @@
+// The banker's console at /: games kept on this device, a new game, the table at a glance with
+// every move one or two taps away, the players' links and QR codes, history and replay.
+// Routes live in the fragment (#/g/<id>/history), so nothing about a game reaches the server's
+// logs but the API calls themselves.
+
+import {h, replace, modal, field, select, numberInput, toast} from './dom.js';
+import {Api, Problem, newKey, qrUrl} from './api.js';
+import {t, lang, langSwitch, onLangChange, rulesetTitle, setDocumentLang} from './i18n.js';
+import {Board, groupClass, fromLog} from './rules.js';
+import * as store from './store.js';
+import {GameContext, deedChips, describeTxn, problemView, standingsView, buildingsText} from './views.js';
+import * as actions from './actions.js';
+import {historyScreen} from './history.js';
+import {replayScreen} from './replay.js';
+
+const main = document.getElementById('main');
+const top = document.getElementById('top');
+const POLL_MS = 3000;
+
+const rulesetCache = new Map();
+async function ruleset(name) {
+  if (!rulesetCache.has(name)) rulesetCache.set(name, await new Api().ruleset(name));
+  return rulesetCache.get(name);
+}
+
+let current = null; // the GameContext on screen
+let poller = null;
+
+function stopPolling() {
+  if (poller) clearInterval(poller);
+  poller = null;
+}
+
+// -- routing -------------------------------------------------------------------------------
+
+function parseRoute() {
+  const parts = location.hash.replace(/^#\/?/, '').split('/').filter(Boolean).map(decodeURIComponent);
+  return parts;
+}
+
+async function route() {
+  stopPolling();
+  setDocumentLang();
+  const parts = parseRoute();
+  try {
+    if (parts[0] === 'open' && parts[1] && parts[2]) return await openLink(parts[1], parts[2], parts.slice(3));
+    if (parts[0] === 'new') return await newGameScreen();
+    if (parts[0] === 'g' && parts[1]) {
+      const ctx = await loadGame(parts[1]);
+      if (!ctx) return undefined;
+      const view = parts[2] || 'table';
+      topbar(ctx, view);
+      if (view === 'players') return await playersScreen(ctx);
+      if (view === 'history') return await historyScreen(ctx, main, {account: parts[3]});
+      if (view === 'replay') return await replayScreen(ctx, main);
+      if (view === 'asof' && parts[3]) return await tableScreen(ctx, {asOf: Number(parts[3])});
+      return await tableScreen(ctx);
+    }
+    return homeScreen();
+  } catch (err) {
+    topbar(null);
+    replace(main, h('section', {class: 'card'}, h('h1', {}, t('something_wrong')),
+      err instanceof Problem ? problemView(current || fakeCtx(), err) : h('p', {}, String(err)),
+      h('p', {}, h('a', {href: '#/'}, t('back_home')))));
+    return undefined;
+  }
+}
+
+function fakeCtx() {
+  return {name: (x) => x, money: (x) => String(x), api: new Api()};
+}
+
+function topbar(ctx, view) {
+  document.title = ctx ? `${ctx.game.name} · tablebank` : 'tablebank';
+  const nav = ctx ? h('nav', {'aria-label': t('sections')}, h('ul', {},
+    [['table', t('nav_table')], ['players', t('nav_players')], ['history', t('nav_history')], ['replay', t('nav_replay')]]
+      .map(([v, label]) => h('li', {}, h('a', {href: `#/g/${ctx.id}${v === 'table' ? '' : `/${v}`}`,
+        'aria-current': v === view ? 'page' : null}, label))))) : null;
+  replace(top,
+    h('div', {class: 'brand-row'},
+      h('a', {class: 'brand', href: '#/'}, h('img', {src: '/console/static/icons/favicon.svg', alt: '', width: 24, height: 24}), ' tablebank'),
+      ctx ? h('span', {class: 'game-name'}, ctx.game.name) : null,
+      langSwitch()),
+    nav);
+}
+
+// -- games on this device ------------------------------------------------------------------
+
+function homeScreen() {
+  current = null;
+  topbar(null);
+  const games = store.games();
+  const link = h('input', {type: 'text', autocomplete: 'off', spellcheck: 'false', inputmode: 'url'});
+  replace(main,
+    h('section', {class: 'card hero'},
+      h('h1', {}, t('home_title')),
+      h('p', {}, t('home_intro')),
+      h('a', {class: 'button primary', href: '#/new'}, t('new_game'))),
+    h('section', {class: 'card'}, h('h2', {}, t('games_here')),
+      games.length ? h('ul', {class: 'game-list'}, games.map((g) => h('li', {},
+        h('a', {href: `#/g/${g.id}`}, h('strong', {}, g.name)),
+        h('span', {class: 'muted small'}, ` · ${rulesetTitle(g.ruleset)} · ${(g.created || '').slice(0, 10)}`),
+        h('button', {type: 'button', class: 'link', onclick: () => {
+          if (window.confirm(t('forget_confirm', {name: g.name}))) { store.forget(g.id); homeScreen(); }
+        }}, t('forget'))))) : h('p', {class: 'muted'}, t('no_games_here'))),
+    h('section', {class: 'card'}, h('h2', {}, t('open_banker_link')),
+      h('p', {class: 'muted small'}, t('open_banker_link_hint')),
+      field(t('banker_link'), link),
+      h('button', {type: 'button', class: 'secondary', onclick: () => {
+        const m = link.value.match(/#(\/open\/[0-9a-f-]{36}\/[\w:/-]+)/i);
+        if (m) location.hash = `#${m[1]}`;
+        else link.setAttribute('aria-invalid', 'true');
+      }}, t('open'))));
+  main.focus();
+}
+
+/** A banker link: #/open/<game>/<banker token>[/<player>:<token>...], from another device. */
+async function openLink(id, token, playerParts) {
+  const api = new Api(token);
+  const game = await api.game(id);
+  const tokens = Object.fromEntries(playerParts.map((part) => part.split(':')).filter((kv) => kv.length === 2));
+  store.save({id, name: game.name, ruleset: game.ruleset, banker: token, created: game.created,
+    ...(Object.keys(tokens).length ? {tokens} : {})});
+  history.replaceState(null, '', `#/g/${id}`); // the token leaves the address bar
+  return route();
+}
+
+// -- a new game ----------------------------------------------------------------------------
+
+async function newGameScreen() {
+  current = null;
+  topbar(null);
+  const {items} = await new Api().rulesets();
+  for (const rs of items) rulesetCache.set(rs.name, rs);
+  const name = h('input', {type: 'text', name: 'name', maxlength: 100, required: true,
+    value: `${t('game')} ${new Date().toLocaleDateString()}`});
+  const rsSelect = select(items.map((r) => [r.name, rulesetTitle(r.name, r.title)]), 'classic', {name: 'ruleset'});
+  const playersBox = h('ol', {class: 'player-inputs'});
+  const optionsBox = h('div', {class: 'options'});
+  const about = h('p', {class: 'muted small'});
+  const errorBox = h('div', {});
+  const relabel = () => [...playersBox.querySelectorAll('input')].forEach((i, n) => i.setAttribute('aria-label', t('player_n', {n: n + 1})));
+  const addPlayer = (value = '') => {
+    const input = h('input', {type: 'text', maxlength: 40, value, autocomplete: 'off', 'aria-label': t('player_n', {n: playersBox.children.length + 1}), name: 'players'});
+    const li = h('li', {}, input, h('button', {type: 'button', class: 'link', 'aria-label': t('remove_player'),
+      onclick: () => { li.remove(); relabel(); }}, '×'));
+    playersBox.append(li);
+    return input;
+  };
+  const drawOptions = () => {
+    const rs = rulesetCache.get(rsSelect.value);
+    replace(about, `${rs.title} · ${t('players_range', {min: rs.players.min, max: rs.players.max})} · ${t('currency')}: ${rs.currency}`,
+      rs.parameters.deal_deeds ? ` · ${t('deals_deeds', {n: rs.parameters.deal_deeds})}` : '');
+    replace(optionsBox, Object.entries(rs.options || {}).map(([key, opt]) => {
+      let control;
+      if (opt.type === 'boolean') {
+        control = h('input', {type: 'checkbox', name: key, checked: opt.default});
+        return h('div', {class: 'check'}, control, h('label', {for: control.id = `opt-${key}`}, t(`opt_${key}`, {}, key),
+          lang() === 'en' ? h('small', {class: 'muted block'}, opt.description) : null));
+      }
+      if (opt.type === 'choice') control = select(opt.choices.map((c) => [c, t(`choice_${c}`, {}, c)]), opt.default, {name: key});
+      else control = numberInput({name: key, value: opt.default, min: 0});
+      return field(t(`opt_${key}`, {}, key), control, lang() === 'en' ? opt.description : null);
+    }));
+  };
+  rsSelect.addEventListener('change', drawOptions);
+  ['Ann', 'Bob', 'Cy'].forEach(() => addPlayer(''));
+  drawOptions();
+  const create = h('button', {type: 'submit', class: 'primary', dataset: {testid: 'create-game'}}, t('create_game'));
+  const form = h('form', {class: 'card', novalidate: true, onsubmit: async (ev) => {
+    ev.preventDefault();
+    replace(errorBox);
+    const rs = rulesetCache.get(rsSelect.value);
+    const players = [...playersBox.querySelectorAll('input')].map((i) => i.value.trim()).filter(Boolean);
+    if (players.length < rs.players.min || players.length > rs.players.max) {
+      replace(errorBox, h('p', {class: 'problem', role: 'alert'}, t('players_range', {min: rs.players.min, max: rs.players.max})));
+      return;
+    }
+    const options = {};
+    for (const [key, opt] of Object.entries(rs.options || {})) {
+      const el = optionsBox.querySelector(`[name="${key}"]`);
+      const value = opt.type === 'boolean' ? el.checked : opt.type === 'amount' ? Number(el.value) : el.value;
+      if (value !== opt.default) options[key] = value;
+    }
+    create.disabled = true;
+    try {
+      const created = await new Api().createGame({name: name.value.trim() || t('game'), ruleset: rs.name, players, options}, newKey());
+      store.save({id: created.id, name: created.name, ruleset: created.ruleset, banker: created.banker_token,
+        tokens: created.tokens, created: created.created, base: location.origin});
+      location.hash = `#/g/${created.id}/players`;
+    } catch (err) {
+      replace(errorBox, problemView(fakeCtx(), err));
+      create.disabled = false;
+    }
+  }},
+  h('h1', {}, t('new_game')),
+  field(t('game_name'), name),
+  field(t('ruleset'), rsSelect), about,
+  h('fieldset', {}, h('legend', {}, t('players_in_order')), playersBox,
+    h('button', {type: 'button', class: 'secondary', onclick: () => addPlayer('').focus()}, t('add_player'))),
+  h('fieldset', {}, h('legend', {}, t('house_rules')), optionsBox),
+  errorBox,
+  h('div', {class: 'actions'}, create));
+  replace(main, form);
+  playersBox.querySelector('input').focus();
+}
+
+// -- one game ------------------------------------------------------------------------------
+
+async function loadGame(id) {
+  const saved = store.game(id);
+  if (!saved || !saved.banker) {
+    topbar(null);
+    replace(main, h('section', {class: 'card'}, h('h1', {}, t('no_token_here')), h('p', {}, t('no_token_hint')),
+      h('a', {href: '#/'}, t('back_home'))));
+    return null;
+  }
+  const api = new Api(saved.banker);
+  // Just refreshed after a write: no need to ask again for the same state.
+  const fresh = current && current.id === id && current.freshUntil > Date.now();
+  const game = fresh ? current.game : await api.game(id);
+  const rs = await ruleset(game.ruleset);
+  const ctx = current && current.id === id ? current : new GameContext({id, api, board: new Board(rs), game, currency: rs.currency});
+  ctx.setGame(game);
+  ctx.saved = saved;
+  current = ctx;
+  ctx.after = (txn) => recorded(ctx, txn);
+  ctx.quickButton = (label, payload, opts) => quickButton(ctx, label, payload, opts);
+  ctx.raiseButtons = (pid, dialog) => [
+    h('button', {type: 'button', class: 'secondary', onclick: () => { dialog.close(); actions.mortgageDialog(ctx, pid); }}, t('a_mortgage')),
+    h('button', {type: 'button', class: 'secondary', onclick: () => { dialog.close(); actions.buildDialog(ctx, pid); }}, t('sell_buildings')),
+    h('button', {type: 'button', class: 'secondary', onclick: () => { dialog.close(); actions.bankruptcyDialog(ctx, pid); }}, t('a_bankruptcy')),
+  ];
+  if (ctx.board.elite && !fresh) await deriveFromLog(ctx);
+  return ctx;
+}
+
+async function deriveFromLog(ctx) {
+  // Shares, policies and entered prices, where the game state does not carry them.
+  const needs = ctx.players.some((p) => p.shares === undefined) || ctx.game.share_price === undefined || ctx.game.entered_figures === undefined;
+  if (needs) ctx.derived = fromLog(await ctx.api.transactions(ctx.id));
+}
+
+async function refresh(ctx) {
+  ctx.setGame(await ctx.api.game(ctx.id));
+  if (ctx.board.elite) await deriveFromLog(ctx);
+  ctx.freshUntil = Date.now() + 1000;
+}
+
+/** After a recorded transaction: the table again, and what was recorded, with an undo. */
+async function recorded(ctx, txn) {
+  const {title, moves} = describeTxn(ctx, txn);
+  const basis = basisSummary(ctx, txn);
+  const undoable = !['void', 'finish'].includes(txn.type) && !txn.replayed;
+  toast([title, moves, basis].filter(Boolean).join(' — ') + (txn.replayed ? ` (${t('already_recorded_short')})` : ''), {
+    kind: 'ok',
+    timeout: 10000,
+    action: undoable ? {label: t('undo'), run: async () => {
+      try {
+        await ctx.api.record(ctx.id, {type: 'void', seq: txn.seq, reason: t('undo_reason')}, newKey());
+        toast(t('undone', {seq: txn.seq}));
+      } catch (err) {
+        toast(`${t('undo_failed')}: ${err.message}`, {kind: 'error'});
+      }
+      await refresh(ctx);
+      redraw();
+    }} : null,
+  });
+  await refresh(ctx);
+  redraw();
+}
+
+function basisSummary(ctx, txn) {
+  const b = txn.basis || {};
+  if (txn.type === 'rent') {
+    const parts = [];
+    if (b.hotel) parts.push(t('hotel'));
+    else if (b.houses) parts.push(t('n_houses', {n: b.houses}));
+    else if (b.monopoly) parts.push(t('b_monopoly'));
+    if (b.railroads_held) parts.push(`${t('b_railroads_held')} ${b.railroads_held}`);
+    if (b.dice) parts.push(`${b.dice} × ${b.factor}`);
+    if (b.multiplier > 1) parts.push(`×${b.multiplier}`);
+    return `${t('basis')}: ${parts.join(', ')}${parts.length ? ' → ' : ''}${ctx.money(b.rent ?? 0)}`;
+  }
+  if (txn.type === 'tax' && b.tax === 'income') {
+    return `${t('flat')} ${ctx.money(b.flat)} / ${b.percent} % ${ctx.money(b.percent_amount)}`;
+  }
+  return '';
+}
+
+function redraw() {
+  if (!document.querySelector('dialog[open]')) route();
+}
+
+/** A one-tap move: its key is made with the button, so a double tap records once. */
+function quickButton(ctx, label, payload, {cls = 'quick', after, testid} = {}) {
+  const key = newKey();
+  let busy = false;
+  const btn = h('button', {type: 'button', class: cls, dataset: testid ? {testid} : undefined, onclick: async () => {
+    if (busy) return;
+    busy = true;
+    btn.disabled = true;
+    btn.setAttribute('aria-busy', 'true');
+    try {
+      const txn = await ctx.api.record(ctx.id, payload, key);
+      if (after) after();
+      ctx.after(txn);
+    } catch (err) {
+      if (after) after();
+      modal(t('refused'), (body, dialog) => {
+        body.append(problemView(ctx, err, {onLiquidation: (pid) => ctx.raiseButtons(pid, dialog)}),
+          h('div', {class: 'actions'}, h('button', {type: 'button', class: 'primary', onclick: () => dialog.close()}, t('ok'))));
+      });
+    } finally {
+      busy = false;
+      btn.disabled = false;
+      btn.removeAttribute('aria-busy');
+    }
+  }}, label);
+  return btn;
+}
+
+async function tableScreen(ctx, {asOf = null} = {}) {
+  let game = ctx.game;
+  if (asOf !== null) game = await ctx.api.game(ctx.id, asOf);
+  const view = asOf !== null ? Object.assign(Object.create(Object.getPrototypeOf(ctx)), ctx, {game}) : ctx;
+  if (asOf !== null) view.setGame(game);
+  const readOnly = asOf !== null || game.status === 'finished';
+  const board = ctx.board;
+  const salary = board.params.salary;
+
+  const head = h('section', {class: 'card game-head'},
+    h('h1', {}, game.name),
+    h('p', {class: 'muted small'}, `${rulesetTitle(game.ruleset, board.rs.title)} · #${game.last_seq} · `,
+      h('span', {class: `status status-${game.status}`}, t(`status_${game.status}`))),
+    h('ul', {class: 'facts'},
+      game.bank && game.bank.houses !== null && game.bank.houses !== undefined
+        ? h('li', {}, t('bank_supply', {houses: game.bank.houses, hotels: game.bank.hotels})) : null,
+      'pot' in game.balances && (game.balances.pot || game.options.free_parking_pot || board.elite)
+        ? h('li', {}, `${view.name('pot')}: ${view.money(game.balances.pot)}`) : null,
+      board.elite ? h('li', {}, `${t('share_price')}: ${view.money(view.sharePrice() ?? 0)}`) : null,
+      game.turn ? h('li', {}, t('turn_of', {name: view.name(game.turn)})) : null));
+  if (asOf !== null) {
+    head.prepend(h('p', {class: 'banner'}, t('as_of', {seq: asOf}), ' ', h('a', {href: `#/g/${ctx.id}`}, t('back_to_now'))));
+  }
+  if (game.status === 'finished' && game.standings) {
+    const headHash = h('code', {class: 'head-hash'}, (game.head || '').slice(0, 16).replace(/(.{4})/g, '$1 ').trim());
+    head.append(h('h2', {}, t('standings')), standingsView(view, game.standings),
+      h('p', {class: 'small'}, t('head_note'), ' ', headHash));
+  }
+
+  const players = h('section', {class: 'players', 'aria-label': t('players')}, game.players.map((p) => {
+    const badges = [];
+    if (p.bankrupt) badges.push(h('span', {class: 'badge danger'}, t('bankrupt')));
+    if (p.in_jail) badges.push(h('span', {class: 'badge warn'}, t('in_jail')));
+    for (const deck of p.jail_cards || []) badges.push(h('span', {class: 'badge'}, t('jail_card_of', {deck: t(`deck_${deck}`)})));
+    if (p.tax_exempt) badges.push(h('span', {class: 'badge ok'}, t('tax_exempt')));
+    if (game.turn === p.id) badges.push(h('span', {class: 'badge ok'}, t('their_turn')));
+    const ious = (game.ious || []).filter((i) => i.outstanding > 0 && (i.debtor === p.id || i.holder === p.id));
+    const card = h('article', {class: `card player ${view.playerClass(p.id)}${p.bankrupt ? ' out' : ''}`, 'aria-labelledby': `pl-${p.id}`, dataset: {player: p.id}},
+      h('header', {}, h('h2', {id: `pl-${p.id}`}, p.name), h('div', {class: 'badges'}, badges)),
+      h('p', {class: 'cash', dataset: {testid: `cash-${p.id}`}}, view.money(p.cash)),
+      h('p', {class: 'worth small muted'}, `${t('net_worth')} ${view.money(p.net_worth)}`),
+      board.elite ? h('p', {class: 'small'}, `${t('shares')}: ${view.shares(p.id)}`,
+        view.policies(p.id).length ? ` · ${t('policies_held')}: ${view.policies(p.id).map((x) => t(`policy_${x}`)).join(', ')}` : '') : null,
+      ious.length ? h('p', {class: 'small'}, ious.map((i) => (i.debtor === p.id
+        ? t('owes', {name: view.name(i.holder), amount: view.money(i.outstanding)})
+        : t('is_owed', {name: view.name(i.debtor), amount: view.money(i.outstanding)}))).join(' · ')) : null,
+      deedChips(view, p.id));
+    if (!readOnly && !p.bankrupt) {
+      card.append(h('div', {class: 'quick-row'},
+        quickButton(ctx, board.elite || salary === undefined ? t('income') : `GO +${view.money(salary)}`, {type: 'salary', player: p.id}, {testid: `salary-${p.id}`}),
+        h('button', {type: 'button', class: 'quick', onclick: () => actions.rentDialog(ctx, p.id)}, t('a_rent')),
+        h('button', {type: 'button', class: 'quick', onclick: () => actions.buyDialog(ctx, p.id)}, t('a_buy')),
+        h('button', {type: 'button', class: 'quick', onclick: () => actions.payDialog(ctx, p.id)}, t('a_pay')),
+        h('button', {type: 'button', class: 'quick more', 'aria-haspopup': 'dialog', onclick: () => actions.actionSheet(ctx, p.id)},
+          t('more'), h('span', {class: 'sr-only'}, ` ${p.name}`))));
+    }
+    return card;
+  }));
+
+  const tableActions = readOnly ? null : h('section', {class: 'card table-actions', 'aria-label': t('table_moves')},
+    h('h2', {}, t('table_moves')),
+    h('div', {class: 'moves'},
+      h('button', {type: 'button', class: 'secondary', onclick: () => actions.auctionDialog(ctx)}, t('a_auction')),
+      h('button', {type: 'button', class: 'secondary', onclick: () => actions.tradeDialog(ctx, ctx.activePlayers()[0].id)}, t('a_trade')),
+      (game.ious || []).some((i) => i.outstanding > 0) ? h('button', {type: 'button', class: 'secondary', onclick: () => actions.iousDialog(ctx)}, t('open_ious')) : null,
+      board.elite ? h('button', {type: 'button', class: 'secondary', onclick: () => actions.sharePriceDialog(ctx)}, t('a_share_price')) : null,
+      h('button', {type: 'button', class: 'secondary', onclick: () => actions.finishDialog(ctx)}, t('a_finish'))),
+    game.ruleset === 'timed' || board.params.deal_deeds ? timerView(ctx) : null);
+
+  const boardView = h('section', {class: 'card board', 'aria-labelledby': 'board-h'},
+    h('h2', {id: 'board-h'}, t('deeds_by_colour')),
+    h('div', {class: 'groups'}, [...board.groups].map(([group, deeds]) => h('div', {class: `group ${groupClass(board, group)}`},
+      h('ul', {}, deeds.map((d) => {
+        const prop = game.properties[d.id];
+        return h('li', {class: `deed ${view.playerClass(prop.owner)}${prop.mortgaged ? ' mortgaged' : ''}`},
+          h('span', {class: 'swatch', 'aria-hidden': 'true'}),
+          h('span', {class: 'grow'}, d.name),
+          h('span', {class: 'owner'}, prop.owner === 'bank' ? t('bank') : view.name(prop.owner)),
+          buildingsText(prop) ? h('span', {class: 'bld-text'}, buildingsText(prop)) : null,
+          prop.mortgaged ? h('abbr', {class: 'tag', title: t('mortgaged')}, t('mortgaged_short')) : null);
+      }))))));
+
+  replace(main, head, players, tableActions, boardView);
+  if (asOf === null && game.status !== 'finished') startPolling(ctx);
+}
+
+/** Timed games: an agreed end time kept on this device, and the time left. */
+function timerView(ctx) {
+  const key = `end.${ctx.id}`;
+  const end = store.get(key);
+  const input = h('input', {type: 'time', value: end || ''});
+  const left = h('span', {class: 'muted small', 'aria-live': 'off'});
+  const show = () => {
+    if (!input.value) { left.textContent = ''; return; }
+    const [hh, mm] = input.value.split(':').map(Number);
+    const at = new Date();
+    at.setHours(hh, mm, 0, 0);
+    const minutes = Math.round((at - new Date()) / 60000);
+    left.textContent = minutes > 0 ? t('minutes_left', {n: minutes}) : t('time_up');
+  };
+  input.addEventListener('change', () => { store.set(key, input.value); show(); });
+  show();
+  return h('div', {class: 'timer'}, field(t('end_time'), input, t('end_time_hint')), left);
+}
+
+function startPolling(ctx) {
+  stopPolling();
+  let etag = `"${ctx.game.version}"`;
+  poller = setInterval(async () => {
+    if (document.hidden || document.querySelector('dialog[open]')) return;
+    try {
+      const changed = await ctx.api.gameIfChanged(ctx.id, etag);
+      if (!changed) return;
+      etag = changed.etag;
+      ctx.setGame(changed.game);
+      if (ctx.board.elite) await deriveFromLog(ctx);
+      redraw();
+    } catch {
+      // offline for a moment: the next tick tries again
+    }
+  }, POLL_MS);
+}
+
+// -- the players' links --------------------------------------------------------------------
+
+async function playersScreen(ctx) {
+  const saved = ctx.saved;
+  const base = h('input', {type: 'url', value: saved.base || location.origin, inputmode: 'url', spellcheck: 'false'});
+  const list = h('div', {class: 'links'});
+  const draw = async () => {
+    const origin = base.value.replace(/\/+$/, '') || location.origin;
+    store.save({id: ctx.id, base: origin});
+    replace(list);
+    if (!saved.tokens) {
+      list.append(h('p', {class: 'muted'}, t('no_player_tokens')));
+      return;
+    }
+    for (const p of ctx.players) {
+      const token = saved.tokens[p.id];
+      if (!token) continue;
+      const url = `${origin}/play/${ctx.id}#p=${encodeURIComponent(p.id)}&token=${encodeURIComponent(token)}`;
+      const img = h('img', {class: 'qr', alt: t('qr_of', {name: p.name}), width: 196, height: 196});
+      const linkInput = h('input', {type: 'text', readonly: true, value: url, 'aria-label': t('link_of', {name: p.name})});
+      list.append(h('article', {class: `card link-card ${ctx.playerClass(p.id)}`, dataset: {player: p.id}},
+        h('h2', {}, p.name), img, linkInput,
+        h('div', {class: 'row'},
+          h('button', {type: 'button', class: 'secondary', onclick: () => copy(linkInput)}, t('copy')),
+          h('a', {class: 'button secondary', href: url, target: '_blank', rel: 'noopener noreferrer'}, t('open_link')))));
+      qrUrl(url).then((src) => {
+        img.addEventListener('load', () => URL.revokeObjectURL(src), {once: true});
+        img.src = src;
+      }).catch(() => { img.alt = t('qr_failed'); });
+    }
+  };
+  base.addEventListener('change', draw);
+  const playerTokens = Object.entries(saved.tokens || {}).map(([pid, tok]) => `/${pid}:${tok}`).join('');
+  const bankerLink = h('input', {type: 'text', readonly: true, value: `${location.origin}/#/open/${ctx.id}/${saved.banker}${playerTokens}`, 'aria-label': t('banker_link')});
+  replace(main,
+    h('section', {class: 'card'}, h('h1', {}, t('players_links')),
+      h('p', {}, t('links_intro')),
+      field(t('address_for_players'), base, t('address_hint')),
+      h('a', {class: 'button primary', href: `#/g/${ctx.id}`}, t('to_the_table'))),
+    list,
+    h('section', {class: 'card'}, h('details', {}, h('summary', {}, t('banker_link')),
+      h('p', {class: 'small muted'}, t('banker_link_hint')), bankerLink,
+      h('button', {type: 'button', class: 'secondary', onclick: () => copy(bankerLink)}, t('copy')))));
+  await draw();
+}
+
+async function copy(input) {
+  try {
+    await navigator.clipboard.writeText(input.value);
+    toast(t('copied'));
+  } catch {
+    input.select(); // without a secure context there is no clipboard API: select for the user
+    toast(t('select_copy'));
+  }
+}
+
+onLangChange(() => { if (!document.querySelector('dialog[open]')) route(); });
+window.addEventListener('hashchange', () => {
+  window.scrollTo(0, 0);
+  route();
+});
+route();

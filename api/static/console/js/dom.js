@@ -1,0 +1,126 @@
+// Building the page from data without ever parsing data as HTML: every text goes in through
+// textContent (names typed by players included), every attribute through setAttribute.
+
+/**
+ * h('button', {class: 'primary', onclick: fn}, 'Pay', child, ...): an element.
+ * Attributes: `class`, `on<event>` handlers, `dataset`, booleans (true sets, false omits),
+ * anything else through setAttribute. Children: nodes, strings (text), arrays, null/false.
+ */
+export function h(tag, attrs = {}, ...children) {
+  const el = tag.startsWith('svg:')
+    ? document.createElementNS('http://www.w3.org/2000/svg', tag.slice(4))
+    : document.createElement(tag);
+  for (const [name, value] of Object.entries(attrs || {})) {
+    if (value === undefined || value === null || value === false) continue;
+    if (name.startsWith('on') && typeof value === 'function') {
+      el.addEventListener(name.slice(2), value);
+    } else if (name === 'dataset') {
+      Object.assign(el.dataset, value);
+    } else if (name === 'value' && 'value' in el) {
+      el.value = value;
+    } else if (name === 'checked' || name === 'selected') {
+      el[name] = Boolean(value);
+    } else if (name === 'style') {
+      throw new Error('no inline styles: the Content-Security-Policy forbids them');
+    } else {
+      el.setAttribute(name, value === true ? '' : String(value));
+    }
+  }
+  append(el, children);
+  return el;
+}
+
+export function append(el, children) {
+  for (const child of children.flat(Infinity)) {
+    if (child === null || child === undefined || child === false) continue;
+    el.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return el;
+}
+
+export function clear(el) {
+  while (el.firstChild) el.firstChild.remove();
+  return el;
+}
+
+export function replace(el, ...children) {
+  clear(el);
+  return append(el, children);
+}
+
+let uid = 0;
+/** A fresh id for label/for and aria-describedby pairs. */
+export function nextId(prefix = 'f') {
+  uid += 1;
+  return `${prefix}-${uid}`;
+}
+
+/** A labelled field: <label>text</label> + control, the label tied to the control. */
+export function field(labelText, control, hint) {
+  if (!control.id) control.id = nextId();
+  const hintEl = hint ? h('small', {class: 'hint', id: nextId('hint')}, hint) : null;
+  if (hintEl) control.setAttribute('aria-describedby', hintEl.id);
+  return h('div', {class: 'field'}, h('label', {for: control.id}, labelText), control, hintEl);
+}
+
+export function select(options, value, attrs = {}) {
+  return h('select', attrs, options.map(([v, text]) =>
+    h('option', {value: v, selected: String(v) === String(value)}, text)));
+}
+
+export function numberInput(attrs = {}) {
+  return h('input', {type: 'number', inputmode: 'numeric', step: 1, ...attrs});
+}
+
+/** A short message that announces itself to screen readers, and goes after a while. */
+export function toast(message, {action, kind = 'info', timeout = 6000} = {}) {
+  const box = document.getElementById('toasts');
+  const item = h('div', {class: `toast toast-${kind}`}, h('span', {}, message));
+  if (action) {
+    item.append(h('button', {type: 'button', class: 'link', onclick: () => {
+      item.remove();
+      action.run();
+    }}, action.label));
+  }
+  item.append(h('button', {type: 'button', class: 'close', 'aria-label': '×',
+    onclick: () => item.remove()}, '×'));
+  box.append(item);
+  // The newest few only: older news is in the history.
+  while (box.children.length > 2) box.firstElementChild.remove();
+  if (timeout) setTimeout(() => item.remove(), timeout);
+  return item;
+}
+
+/** A modal <dialog>: focus moves into it, Escape closes it, focus goes back on close. */
+export function modal(title, build, {wide = false} = {}) {
+  const opener = document.activeElement;
+  const titleId = nextId('dlg');
+  const body = h('div', {class: 'dialog-body'});
+  const dialog = h('dialog', {class: wide ? 'wide' : null, 'aria-labelledby': titleId},
+    h('div', {class: 'dialog-head'},
+      h('h2', {id: titleId}, title),
+      h('button', {type: 'button', class: 'close', 'aria-label': 'Close',
+        onclick: () => dialog.close()}, '×')),
+    body);
+  dialog.addEventListener('close', () => {
+    dialog.remove();
+    if (opener && opener.isConnected) opener.focus();
+  });
+  document.body.append(dialog);
+  build(body, dialog);
+  dialog.showModal();
+  // Focus the first control the banker can see: a field to fill, else the first move.
+  const visible = (el) => el.getClientRects().length > 0 && !el.closest('details:not([open]), [hidden]');
+  const controls = [...body.querySelectorAll('[autofocus], input:not([type=hidden]), select, textarea, button')].filter(visible);
+  const first = controls.find((el) => el.matches('[autofocus], input, select, textarea')) || controls[0];
+  if (first) first.focus();
+  return dialog;
+}
+
+export function fmtTime(iso, locale) {
+  try {
+    return new Date(iso).toLocaleString(locale, {dateStyle: 'short', timeStyle: 'medium'});
+  } catch {
+    return iso;
+  }
+}

@@ -1,0 +1,230 @@
+// English, Russian and Polish: chosen from the browser's languages unless the user switched;
+// amounts formatted per locale (Intl.NumberFormat) with the rule set's currency label.
+
+import {h} from './dom.js';
+import * as store from './store.js';
+import {ru} from './i18n-ru.js';
+import {pl} from './i18n-pl.js';
+
+const en = {
+  // navigation and screens
+  sections: 'Sections', nav_table: 'Table', nav_players: 'Links & QR', nav_history: 'History', nav_replay: 'Replay',
+  language: 'Language', home_title: 'The bank of your board game',
+  home_intro: 'Record every movement of money at the table; the players follow their own money on their phones.',
+  new_game: 'New game', games_here: 'Games on this device', no_games_here: 'No games on this device yet.',
+  forget: 'Forget', forget_confirm: 'Forget “{name}” on this device? The game stays on the server.',
+  open_banker_link: 'Continue on this device', open_banker_link_hint: 'Paste the banker link from the device that created the game.',
+  banker_link: 'Banker link', banker_link_hint: 'Opens this game as banker on another device, with the players’ links. Keep it secret: it can record anything.',
+  open: 'Open', back_home: 'Back to the start', something_wrong: 'Something went wrong',
+  no_token_here: 'This device has no banker token for this game',
+  no_token_hint: 'Open the banker link from the device that created it.',
+  loading: 'Loading…', ok: 'OK', yes: 'yes', no: 'no', all: 'All', more: 'More…',
+  // new game
+  game: 'Game', game_name: 'Name of the game', ruleset: 'Rule set', currency: 'currency',
+  players_range: '{min} to {max} players', deals_deeds: '{n} deeds dealt to each player at the start',
+  players_in_order: 'Players, in seat order', player_n: 'Player {n}', add_player: 'Add a player',
+  remove_player: 'Remove this player', house_rules: 'House rules', create_game: 'Create the game',
+  opt_free_parking_pot: 'Free Parking pot', opt_player_loans: 'Loans between players (IOUs)',
+  opt_no_rent_in_jail: 'No rent while in jail', opt_keep_bankrupt_players: 'Bankrupt players stay seated',
+  opt_one_house_per_turn: 'One house per turn', opt_income_tax: 'Income tax', opt_luxury_tax: 'Luxury tax',
+  choice_choice: 'player chooses flat or percent', choice_flat: 'flat only', choice_percent: 'percent only',
+  rs_classic: 'Classic', rs_short: 'Short game', rs_timed: 'Timed game', 'rs_millionaire-elite': 'Millionaire Elite',
+  // links
+  players_links: 'Players’ links', links_intro: 'Each player scans their code (or opens their link) to follow their own money. A link is that player’s key: give it only to them.',
+  address_for_players: 'Address the players’ phones use', address_hint: 'Serve with HOST=0.0.0.0 and put this machine’s address on the table’s network here, e.g. http://192.168.1.20:8000.',
+  to_the_table: 'To the table', qr_of: 'QR code of {name}’s link', link_of: '{name}’s link', copy: 'Copy',
+  open_link: 'Open', copied: 'Copied', select_copy: 'Selected: copy it with your device’s menu',
+  qr_failed: 'The QR code could not be made', no_player_tokens: 'The players’ links were shown on the device that created the game.',
+  // table
+  players: 'Players', status_active: 'active', status_finished: 'finished', bank_supply: 'Bank: {houses} houses, {hotels} hotels',
+  share_price: 'Share price', turn_of: 'Turn: {name}', their_turn: 'their turn', as_of: 'The table as it stood after #{seq}.',
+  back_to_now: 'Back to now', standings: 'Standings', head_note: 'Photograph this code: it proves the log unchanged later.',
+  bankrupt: 'bankrupt', in_jail: 'in jail', tax_exempt: 'tax exempt', net_worth: 'net worth', shares: 'Shares',
+  owes: 'owes {name} {amount}', is_owed: '{name} owes {amount}', income: 'Income', salary: 'Salary',
+  table_moves: 'Moves for the whole table', deeds_by_colour: 'Deeds by colour', end_time: 'Agreed end time',
+  end_time_hint: 'Kept on this device. At the end, tap “Finish the game”.', minutes_left: '{n} min left', time_up: 'Time is up',
+  deeds: 'Deeds', no_deeds: 'No deeds', hotel: 'hotel', n_houses: '{n} ⌂', mortgaged: 'mortgaged', mortgaged_short: 'mtg',
+  price_entered: 'price entered', choose_deed: 'Choose a deed', no_deed_fits: 'No deed fits.',
+  // actions
+  a_payment: 'Payment', a_pay: 'Pay', a_rent: 'Rent', a_buy: 'Buy', a_auction: 'Auction', a_tax: 'Tax', a_card: 'Card',
+  a_jail: 'Jail', a_build: 'Build / sell', a_mortgage: 'Mortgage', a_trade: 'Trade', a_iou: 'IOU', a_bankruptcy: 'Bankruptcy',
+  a_shares: 'Shares', a_share_price: 'Exchange: share price', a_round_tax: 'Round tax', a_tax_exemption: 'Tax exemption',
+  a_insurance: 'Insurance', a_jackpot: 'Jackpot', a_finish: 'Finish the game', a_void: 'Void #{seq}',
+  from: 'From', to: 'To', amount: 'Amount', memo: 'Memo', memo_hint: 'Optional: the card’s text, the deal…',
+  record_payment: 'Record the payment', same_account: 'From and to must differ.',
+  enter_amount: 'Enter a whole number of at least {min}.', payer: 'Who pays', deed_landed_on: 'The deed landed on',
+  dice_total: 'Dice total', dice_hint: 'Utilities: the total of the dice thrown.', multiplier: 'Multiplier',
+  multiplier_hint: 'A card that multiplies the rent (e.g. ×2 to the nearest railroad).', rent_amount: 'Rent',
+  rent_amount_hint: 'Only where the rule set prints no figure: the amount on the box’s table.',
+  record_rent: 'Record rent', rent: 'Rent', owner: 'owner', rent_server_computes: 'The server computes the rent from the box’s figures.',
+  norent_mortgaged: 'Mortgaged: no rent.', norent_not_owned: 'The Bank holds it: no rent.',
+  buy: 'Buy', buyer: 'Buyer', price: 'Price', price_hint: 'The rule set prints no price: enter the one agreed.',
+  winner: 'Winner', winning_bid: 'Winning bid', no_bid_hint: 'No bid at all? Record nothing.', record_auction: 'Record the auction',
+  printed_price: 'Printed price', unmortgage: 'Lift', mortgage: 'Mortgage', sell_buildings_first: 'sell the group’s buildings first',
+  no_complete_group: '{name} holds no complete colour group.', group_mortgaged: 'A deed of this group is mortgaged: lift it to build.',
+  no_buildings: 'none', house_on_each: '+1 house on each', hotel_on: 'Hotel on {deed}', house_on: '+1 house on {deed}',
+  sell_all_group: 'Sell every building', break_down_on: 'Break the hotel on {deed} down', sell_hotel_on: 'Sell the hotel on {deed}',
+  sell_house_on: '−1 house on {deed}', build: 'Build', sell: 'Sell', no_legal_moves: 'No legal move now.',
+  more_fields: 'More', price_per_building: 'Price per building', price_per_building_hint: 'Only when scarce buildings were auctioned.',
+  player: 'Player', income_tax: 'Income tax', luxury_tax: 'Luxury tax', flat: 'flat',
+  tax_worth: 'Cash {cash}; total worth (cash + deeds at price + buildings) {worth}.',
+  card_effect: 'What the card says', effect_collect: 'Collect from the Bank', effect_pay: 'Pay the Bank',
+  effect_collect_from_each: 'Collect from each player', effect_pay_each: 'Pay each player', effect_repairs: 'Repairs',
+  per_house: 'Per house', per_hotel: 'Per hotel', repairs_preview: '{houses} houses, {hotels} hotels: {amount}',
+  each_preview: '{n} players × {amount} = {total}', record_card: 'Record the card',
+  is_in_jail: '{name} is in jail.', not_in_jail: '{name} is not in jail.', go_to_jail: 'Go to jail', pay_fine: 'Pay the fine',
+  leave_jail_doubles: 'Rolled doubles: leaves', use_card: 'Use the {deck} card', draw_card: 'Draws the {deck} card',
+  deck: 'deck', deck_chance: 'Chance', deck_community_chest: 'Community Chest', jail_card_of: '{deck} jail card',
+  trade_hint: 'Each leg is what one player gives another. Everything happens at once, or nothing.',
+  leg: 'Leg', gives: 'Gives', cash: 'Cash', deeds_given: 'Deeds given', remove_leg: 'Remove this leg', add_leg: 'Add a leg',
+  lift_at_once: 'Lift mortgages at once', lift_cost: 'lift now: {amount}', interest_now: '10 % now: {amount}',
+  the_deal: 'The deal', record_trade: 'Record the trade', empty_trade: 'The trade moves nothing.',
+  iou_hint: 'The creditor lends; the debtor owes it back.', debtor: 'Debtor', creditor: 'Creditor', issue_iou: 'Issue the IOU',
+  open_ious: 'Open IOUs', iou_line: '{debtor} owes {holder} {amount} (of {of})', repay: 'Repay', repay_amount: 'Amount to repay',
+  pass_to: 'Pass to', pass_on: 'Pass on', forgive: 'Forgive',
+  bankruptcy_intro: 'What {name} could raise, before declaring the bankruptcy:', owed: 'Amount owed',
+  owed_hint: 'The unpaid debt; the server checks it cannot be raised.', insolvent: 'Could raise {total} of {owed}: bankrupt.',
+  not_insolvent_yet: 'Could still raise {total} of {owed}: sell and mortgage first.',
+  creditor_lifts: 'The creditor lifts at once', declare_bankruptcy: 'Declare the bankruptcy',
+  action: 'Action', count: 'How many', broker: 'Brokered on the EXCHANGE', commission_to: 'Broker', commission: 'Commission',
+  shares_preview: '{count} × {price} = {amount} (holds {held})', record_shares: 'Record', price_up: 'Up', price_down: 'Down',
+  round_tax_preview: '{shares} shares × {per} = {amount}, plus the plot tax', tax_exempt_now: 'Exempt: this round tax is waived.',
+  plot_tax: 'Plot tax', plot_tax_hint: 'From the box’s TAX table, where the rule set has no figure.', record_round_tax: 'Record the round tax',
+  policies_held: 'Policies', policy_green: 'green', policy_blue: 'blue', policy_orange: 'orange', policy_red: 'red',
+  use_policy: 'Use', return_policy: 'Hand back', buy_policy: 'Buy', stake: 'Stake', payout: 'Payout',
+  payout_hint: '0 when the stake is lost.', record_jackpot: 'Record', jackpot_kitty: 'Jackpot',
+  finish_intro: 'The game ends now: players are ranked by net worth, and nothing more can be recorded.', finish_now: 'Finish now',
+  void_hint: 'The transaction stays in the log, reversed. Refused if a later one depends on it.', reason: 'Reason',
+  reason_required: 'Say why.', void: 'Void', void_ellipsis: 'Void…', collect_pot: 'Collect the pot',
+  what_can_raise: 'What can {name} raise?', sell_buildings: 'Sell buildings', sell_buildings_on: 'Buildings on',
+  sell_shares: 'Sell shares', liquidation_of: '{name}: cash and what could be raised', can_raise: 'Could raise', total: 'Total',
+  // outcomes and problems
+  recorded: 'Recorded', undo: 'Undo', undo_reason: 'undone at the table', undone: '#{seq} voided', undo_failed: 'Could not undo',
+  already_recorded_short: 'already recorded', already_recorded: 'This was already recorded as #{seq}.', refused: 'Refused',
+  short_by: '{name} is short by {amount}.', could_raise: '{name} could raise {amount} more by selling buildings and mortgaging.',
+  e_insufficient_funds: 'Not enough cash', e_network: 'No connection to the server. Try again: it will be recorded only once.',
+  e_validation_error: 'Check the form', e_not_owner: 'Not the owner', e_already_owned: 'Already owned',
+  e_mortgaged: 'Mortgaged', e_not_mortgaged: 'Not mortgaged', e_group_incomplete: 'The group is not complete',
+  e_group_has_buildings: 'The group has buildings', e_uneven_building: 'Build evenly', e_building_limit: 'No more buildings there',
+  e_no_houses_left: 'The Bank has no houses left', e_no_hotels_left: 'The Bank has no hotels left',
+  e_player_bankrupt: 'That player is bankrupt', e_game_finished: 'The game is finished', e_option_disabled: 'Not a rule of this game',
+  e_void_conflict: 'A later transaction depends on it', e_already_voided: 'Already voided', e_not_insolvent: 'Could still pay',
+  e_claim_window_closed: 'Too late to claim rent', e_owner_in_jail: 'The owner is in jail', e_forbidden: 'Not allowed',
+  e_unauthorized: 'The link is not valid', e_not_found: 'Not found', e_no_jail_card: 'No such jail card',
+  e_own_property: 'Rent to oneself', e_not_owned: 'The Bank holds that deed', e_not_buildable: 'Nothing can be built there',
+  e_no_buildings: 'No buildings there', e_iou_settled: 'The IOU is settled', e_shares_unavailable: 'No shares for sale',
+  e_insufficient_shares: 'Not enough shares', e_idempotency_key_reused: 'Already recorded with other figures',
+  e_version_conflict: 'The game moved on',
+  // history
+  type: 'Type', account: 'Account', deed: 'Deed', n_transactions: '{n} transactions', statement: 'Statement',
+  statement_of: 'Statement of', balance: 'balance', what: 'What', no_postings: 'No money moved yet.',
+  recorded_by: 'Recorded by', banker: 'the banker', voided_by: 'Voided by #{seq}', voided: 'voided', postings: 'Money',
+  no_money_moved: 'No money moved.', changes: 'What else moved', basis: 'Basis', hash: 'Hash', table_as_of: 'Table as of #{seq}',
+  verify_log: 'Check the log', verify_hint: 'Recomputes the hash chain of every transaction.', verify: 'Check',
+  verify_ok: 'The log holds: {n} transactions.', verify_bad: 'The log does not hold!', head: 'Head',
+  c_deed: 'deed', c_houses: 'houses', c_hotel: 'hotel', c_mortgage: 'mortgage', c_jail: 'jail', c_jail_card: 'jail card',
+  c_bankrupt: 'bankrupt', c_status: 'game', c_void: 'void', c_shares: 'shares', c_share_price: 'share price',
+  c_policy: 'policy', c_figure: 'figure entered', c_iou: 'IOU', c_turn: 'turn',
+  b_property: 'deed', b_kind: 'kind', b_owner: 'owner', b_houses: 'houses', b_hotel: 'hotel', b_monopoly: 'whole group',
+  b_base_rent: 'rent', b_multiplier: 'multiplier', b_rent: 'rent due', b_railroads_held: 'railroads held',
+  b_utilities_held: 'utilities held', b_dice: 'dice', b_factor: 'times', b_price: 'price', b_printed: 'printed',
+  b_bid: 'bid', b_printed_price: 'printed price', b_tax: 'tax', b_choice: 'choice', b_flat: 'flat', b_percent: 'percent',
+  b_total_worth: 'total worth', b_percent_amount: 'percent amount', b_amount: 'amount', b_salary: 'salary', b_player: 'player',
+  b_starting_cash: 'starting cash', b_fine: 'fine', b_mortgage_value: 'mortgage value', b_interest: 'interest',
+  b_total: 'total', b_effect: 'effect', b_players: 'players', b_debtor: 'debtor', b_creditor: 'creditor', b_owed: 'owed',
+  b_cash: 'cash', b_deeds: 'deeds', b_reason: 'reason', b_voided: 'voided', b_standings: 'standings',
+  // replay
+  timeline: 'Timeline', step_n: 'Step {n} of {of}', previous_step: 'Previous step', next_step: 'Next step',
+  net_worth_over_time: 'Net worth over time', chart_label: 'A chart of each player’s net worth after every transaction',
+  chart_failed: 'The chart could not be drawn.', nothing_yet: 'Nothing recorded yet.',
+  // players' view
+  ask_banker_link: 'Ask the banker for your link or QR code.', my_deeds: 'My deeds', my_statement: 'My statement',
+  the_table: 'The table', pay_from_my_account: 'Pay from my account', pay: 'Pay', pay_rent: 'Pay rent',
+  bank: 'Bank', pot: 'Free Parking pot',
+  // transaction types
+  ty_starting_cash: 'Starting cash', ty_deal: 'Deeds dealt', ty_pot_seed: 'Jackpot seed', ty_salary: 'Salary',
+  ty_payment: 'Payment', ty_card: 'Card', ty_buy: 'Purchase', ty_auction: 'Auction', ty_rent: 'Rent', ty_tax: 'Tax',
+  ty_jail_fine: 'Jail fine', ty_jail_card: 'Jail card', ty_go_to_jail: 'Go to jail', ty_leave_jail: 'Leaves jail',
+  ty_build: 'Build', ty_sell_buildings: 'Sale of buildings', ty_mortgage: 'Mortgage', ty_unmortgage: 'Mortgage lifted',
+  ty_trade: 'Trade', ty_bankruptcy: 'Bankruptcy', ty_pot_collect: 'Pot collected', ty_iou: 'IOU', ty_iou_repay: 'IOU repaid',
+  ty_iou_transfer: 'IOU passed on', ty_iou_forgive: 'IOU forgiven', ty_turn: 'Turn', ty_shares: 'Shares',
+  ty_share_price: 'Share price', ty_round_tax: 'Round tax', ty_tax_exemption: 'Tax exemption', ty_insurance: 'Insurance',
+  ty_jackpot: 'Jackpot', ty_void: 'Void', ty_finish: 'Finish',
+};
+
+const DICTS = {en, ru, pl};
+export const LANGUAGES = [['en', 'English'], ['ru', 'Русский'], ['pl', 'Polski']];
+const LOCALES = {en: 'en-US', ru: 'ru-RU', pl: 'pl-PL'};
+
+function detect() {
+  const chosen = store.get('lang');
+  if (chosen && DICTS[chosen]) return chosen;
+  for (const tag of navigator.languages || [navigator.language || 'en']) {
+    const base = String(tag).slice(0, 2).toLowerCase();
+    if (DICTS[base]) return base;
+  }
+  return 'en';
+}
+
+let current = detect();
+const listeners = [];
+
+export function lang() { return current; }
+export function locale() { return LOCALES[current]; }
+
+export function setLang(code) {
+  if (!DICTS[code]) return;
+  current = code;
+  store.set('lang', code);
+  setDocumentLang();
+  listeners.forEach((fn) => fn(code));
+}
+
+export function onLangChange(fn) { listeners.push(fn); }
+
+export function setDocumentLang() {
+  document.documentElement.lang = current;
+}
+
+/** The text of `key` in the current language; {name} placeholders filled from `params`. */
+export function t(key, params = {}, fallback) {
+  let text = DICTS[current][key] ?? en[key];
+  if (text === undefined) text = fallback !== undefined ? fallback : key;
+  return text.replace(/\{(\w+)\}/g, (m, name) => (name in params ? String(params[name]) : m));
+}
+
+export function typeLabel(type) {
+  return t(`ty_${type}`, {}, type.replaceAll('_', ' '));
+}
+
+export function rulesetTitle(name, title) {
+  return t(`rs_${name}`, {}, title || name);
+}
+
+const positions = {};
+/** Whether this locale writes a currency symbol before the number ($1,500) or after (1 500 $). */
+function symbolFirst() {
+  if (!(current in positions)) {
+    const parts = new Intl.NumberFormat(locale(), {style: 'currency', currency: 'USD'}).formatToParts(1);
+    positions[current] = parts.findIndex((p) => p.type === 'currency') < parts.findIndex((p) => p.type === 'integer');
+  }
+  return positions[current];
+}
+
+/** An amount in the current locale with the rule set's currency label. */
+export function money(amount, currency = '') {
+  const n = new Intl.NumberFormat(locale(), {maximumFractionDigits: 0}).format(Math.abs(amount));
+  const sign = amount < 0 ? '−' : '';
+  if (!currency) return sign + n;
+  // A one-character symbol goes where the locale puts symbols; a word always after.
+  if ([...currency].length === 1 && symbolFirst()) return `${sign}${currency}${n}`;
+  return `${sign}${n}\u00a0${currency}`;
+}
+
+/** The language switch for the top bar. */
+export function langSwitch() {
+  const id = 'lang-switch';
+  const sel = h('select', {id, class: 'lang', onchange: (ev) => setLang(ev.target.value)},
+    LANGUAGES.map(([code, label]) => h('option', {value: code, selected: code === current, lang: code}, label)));
+  return h('div', {class: 'lang-box'}, h('label', {for: id, class: 'sr-only'}, t('language')), sel);
+}

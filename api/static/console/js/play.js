@@ -1,0 +1,172 @@
+// A player's view at /play/<game>#p=<player>&token=<token>: own balance, deeds and statement,
+// paying out of one's own account, the others at a glance; redrawn whenever the game's version
+// changes (short polling). The token stays in the fragment: browsers never send it.
+
+import {h, replace, field, select, numberInput, toast} from './dom.js';
+import {Api, newKey} from './api.js';
+import {t, langSwitch, onLangChange, setDocumentLang} from './i18n.js';
+import {Board, fromLog} from './rules.js';
+import {GameContext, deedChips, deedPicker, statementTable, problemView, standingsView} from './views.js';
+
+const POLL_MS = 2000;
+const main = document.getElementById('main');
+const top = document.getElementById('top');
+const gameId = location.pathname.split('/').filter(Boolean)[1];
+const params = new URLSearchParams(location.hash.replace(/^#/, ''));
+const me = params.get('p');
+const api = new Api(params.get('token'));
+let ctx = null;
+let etag = null;
+let statement = null;
+let payEl = null; // the pay form, kept while the player is typing into it
+
+function topbar() {
+  replace(top, h('div', {class: 'brand-row'},
+    h('span', {class: 'brand'}, h('img', {src: '/console/static/icons/favicon.svg', alt: '', width: 24, height: 24}), ' tablebank'),
+    ctx ? h('span', {class: 'game-name'}, ctx.game.name) : null,
+    langSwitch()));
+}
+
+async function load() {
+  const answer = await api.gameIfChanged(gameId, etag);
+  if (!answer) return false;
+  etag = answer.etag;
+  if (!ctx) {
+    const rs = await new Api().ruleset(answer.game.ruleset);
+    ctx = new GameContext({id: gameId, api, board: new Board(rs), game: answer.game, currency: rs.currency});
+  }
+  ctx.setGame(answer.game);
+  if (ctx.board.elite) ctx.derived = fromLog(await api.transactions(gameId));
+  statement = await api.statement(gameId, me);
+  return true;
+}
+
+function draw() {
+  setDocumentLang();
+  topbar();
+  const p = ctx.byId.get(me);
+  if (!p) {
+    replace(main, h('section', {class: 'card'}, h('p', {}, t('ask_banker_link'))));
+    return;
+  }
+  const game = ctx.game;
+  document.title = `${p.name} · ${game.name} · tablebank`;
+  const badges = [];
+  if (p.bankrupt) badges.push(h('span', {class: 'badge danger'}, t('bankrupt')));
+  if (p.in_jail) badges.push(h('span', {class: 'badge warn'}, t('in_jail')));
+  for (const deck of p.jail_cards || []) badges.push(h('span', {class: 'badge'}, t('jail_card_of', {deck: t(`deck_${deck}`)})));
+
+  const mine = h('section', {class: `card player me ${ctx.playerClass(me)}`, 'aria-labelledby': 'me-h'},
+    h('header', {}, h('h1', {id: 'me-h'}, p.name), h('div', {class: 'badges'}, badges)),
+    h('p', {class: 'cash big-cash', dataset: {testid: 'my-cash'}, 'aria-live': 'polite'}, ctx.money(p.cash)),
+    h('p', {class: 'worth small muted'}, `${t('net_worth')} ${ctx.money(p.net_worth)}`),
+    ctx.board.elite ? h('p', {class: 'small'}, `${t('shares')}: ${ctx.shares(me)} · ${t('share_price')}: ${ctx.money(ctx.sharePrice() ?? 0)}`) : null,
+    h('h2', {class: 'sub'}, t('my_deeds')), deedChips(ctx, me));
+
+  if (game.status === 'finished' && game.standings) {
+    mine.append(h('h2', {}, t('standings')), standingsView(ctx, game.standings));
+  }
+
+  const others = h('section', {class: 'card'}, h('h2', {}, t('the_table')),
+    h('ul', {class: 'others'}, game.players.filter((x) => x.id !== me).map((x) => h('li', {class: ctx.playerClass(x.id)},
+      h('span', {class: 'grow'}, x.name, x.bankrupt ? ` (${t('bankrupt')})` : ''), h('span', {class: 'num'}, ctx.money(x.cash))))));
+
+  if (!(payEl && payEl.contains(document.activeElement))) {
+    payEl = game.status === 'active' && !p.bankrupt ? payCard() : null;
+  }
+  const pay = payEl;
+  replace(main, mine, pay, h('section', {class: 'card'}, h('h2', {}, t('my_statement')), statementTable(ctx, statement)), others);
+}
+
+/** Paying out of one's own account: a payment to anyone, or rent for a deed landed on. */
+function payCard() {
+  const errorBox = h('div', {});
+  const to = select(ctx.accountOptions({exclude: [me]}), 'bank', {name: 'to'});
+  const amount = numberInput({name: 'amount', min: 1});
+  const memo = h('input', {type: 'text', name: 'memo', maxlength: 500, autocomplete: 'off'});
+  const payKey = newKey();
+  const send = async (btn, key, body) => {
+    btn.disabled = true;
+    replace(errorBox);
+    try {
+      const txn = await api.record(gameId, body, key);
+      toast(`#${txn.seq} ${t('recorded')}: ${(txn.postings || []).map((x) => `${ctx.name(x.from)} → ${ctx.name(x.to)} ${ctx.money(x.amount)}`).join('; ')}`, {kind: 'ok'});
+      etag = null;
+      if (await load()) draw();
+    } catch (err) {
+      replace(errorBox, problemView(ctx, err));
+      btn.disabled = false;
+    }
+  };
+  const payBtn = h('button', {type: 'button', class: 'primary', dataset: {testid: 'pay'}, onclick: () => {
+    const value = Number(amount.value);
+    if (!Number.isInteger(value) || value < 1) {
+      amount.setAttribute('aria-invalid', 'true');
+      replace(errorBox, h('p', {class: 'problem', role: 'alert'}, t('enter_amount', {min: 1})));
+      amount.focus();
+      return;
+    }
+    const body = {type: 'payment', from: me, to: to.value, amount: value};
+    if (memo.value.trim()) body.memo = memo.value.trim();
+    send(payBtn, payKey, body);
+  }}, t('pay'));
+
+  let deedId = null;
+  const rentKey = newKey();
+  const dice = numberInput({name: 'dice', min: 2, max: 12});
+  const diceField = field(t('dice_total'), dice);
+  diceField.hidden = true;
+  const rentView = h('div', {class: 'preview', 'aria-live': 'polite'});
+  const rentBtn = h('button', {type: 'button', class: 'secondary', onclick: () => {
+    if (!deedId) return;
+    const body = {type: 'rent', payer: me, property: deedId};
+    if (!diceField.hidden) body.dice = Number(dice.value);
+    send(rentBtn, rentKey, body);
+  }}, t('pay_rent'));
+  const updateRent = () => {
+    if (!deedId) return;
+    const r = ctx.board.rent(ctx.game, deedId, {dice: Number(dice.value) || null});
+    diceField.hidden = !r.needsDice;
+    replace(rentView, h('p', {}, `${ctx.deedName(deedId)} · ${ctx.name(r.owner)}: `,
+      r.noRent ? t(`norent_${r.noRent}`) : r.amount !== null ? ctx.money(r.amount) : '…'));
+  };
+  dice.addEventListener('input', updateRent);
+
+  return h('section', {class: 'card'}, h('h2', {}, t('pay_from_my_account')),
+    h('div', {class: 'grid2'}, field(t('to'), to), field(t('amount'), amount)), field(t('memo'), memo),
+    h('div', {class: 'actions'}, payBtn),
+    h('details', {}, h('summary', {}, t('pay_rent')),
+      deedPicker(ctx, {eligible: (d, prop) => prop.owner !== 'bank' && prop.owner !== me, onChange: (id) => { deedId = id; updateRent(); }}),
+      diceField, rentView, h('div', {class: 'actions'}, rentBtn)),
+    errorBox);
+}
+
+async function tick() {
+  if (document.hidden) return;
+  try {
+    if (await load()) draw();
+  } catch {
+    // a dropped connection: the next tick tries again
+  }
+}
+
+async function start() {
+  setDocumentLang();
+  topbar();
+  if (!gameId || !me || !params.get('token')) {
+    replace(main, h('section', {class: 'card'}, h('h1', {}, 'tablebank'), h('p', {}, t('ask_banker_link'))));
+    return;
+  }
+  try {
+    await load();
+    draw();
+  } catch (err) {
+    replace(main, h('section', {class: 'card'}, h('h1', {}, t('something_wrong')),
+      problemView({name: (x) => x, money: (x) => String(x)}, err)));
+    return;
+  }
+  setInterval(tick, POLL_MS);
+}
+
+onLangChange(() => { if (ctx) draw(); else start(); });
+start();

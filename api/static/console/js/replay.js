@@ -1,0 +1,108 @@
+// Replay: the game step by step from GET .../replay, with a timeline slider, every balance and
+// net worth at that step, and net worth over time (one line per player) drawn by uPlot, which
+// is vendored under /console/static/vendor/uplot/ with its licence.
+
+import {h, replace, field} from './dom.js';
+import {t, locale} from './i18n.js';
+import {describeTxn} from './views.js';
+
+let uplotLoading = null;
+let onResize = null;
+
+/** uPlot, loaded once, from this server (a classic script: it defines window.uPlot). */
+function loadUplot() {
+  if (window.uPlot) return Promise.resolve(window.uPlot);
+  if (!uplotLoading) {
+    uplotLoading = new Promise((resolve, reject) => {
+      document.head.append(h('link', {rel: 'stylesheet', href: '/console/static/vendor/uplot/uPlot.min.css'}));
+      const script = h('script', {src: '/console/static/vendor/uplot/uPlot.iife.min.js'});
+      script.addEventListener('load', () => resolve(window.uPlot));
+      script.addEventListener('error', reject);
+      document.head.append(script);
+    });
+  }
+  return uplotLoading;
+}
+
+// Player line colours, matching the player classes of the stylesheet (pc1..pc8).
+const COLOURS = ['#1d4ed8', '#b91c1c', '#047857', '#7c3aed', '#c2410c', '#0e7490', '#be185d', '#4d7c0f'];
+
+export async function replayScreen(ctx, main) {
+  const {steps} = await ctx.api.replay(ctx.id);
+  if (!steps.length) {
+    replace(main, h('section', {class: 'card'}, h('p', {}, t('nothing_yet'))));
+    return;
+  }
+  const last = steps.length - 1;
+  const slider = h('input', {type: 'range', min: 0, max: last, step: 1, value: last, name: 'step', dataset: {testid: 'replay-slider'}});
+  const stepLabel = h('output', {class: 'step-label', 'aria-live': 'polite'});
+  const table = h('div', {class: 'replay-balances'});
+  const chartBox = h('div', {class: 'chart', role: 'img', 'aria-label': t('chart_label')});
+  let chart = null;
+  let current = last;
+
+  const show = (i) => {
+    current = i;
+    const step = steps[i];
+    const {title, moves} = describeTxn(ctx, step.transaction);
+    stepLabel.value = `${t('step_n', {n: i + 1, of: steps.length})}: ${title}`;
+    replace(table,
+      h('p', {class: 'small'}, moves || t('no_money_moved')),
+      h('table', {class: 'balances'},
+        h('thead', {}, h('tr', {}, h('th', {scope: 'col'}, t('account')), h('th', {scope: 'col', class: 'num'}, t('cash')),
+          h('th', {scope: 'col', class: 'num'}, t('net_worth')))),
+        h('tbody', {}, Object.entries(step.balances).map(([acc, bal]) => h('tr', {class: ctx.playerClass(acc), dataset: {account: acc}},
+          h('th', {scope: 'row'}, ctx.name(acc)),
+          h('td', {class: 'num', dataset: {testid: `replay-cash-${acc}`}}, ctx.money(bal)),
+          h('td', {class: 'num'}, step.net_worths[acc] === undefined ? '' : ctx.money(step.net_worths[acc])))))));
+    if (chart) chart.redraw(false, false);
+  };
+
+  const prev = h('button', {type: 'button', class: 'secondary', 'aria-label': t('previous_step'), onclick: () => { slider.value = Math.max(0, current - 1); show(Number(slider.value)); }}, '◀');
+  const next = h('button', {type: 'button', class: 'secondary', 'aria-label': t('next_step'), onclick: () => { slider.value = Math.min(last, current + 1); show(Number(slider.value)); }}, '▶');
+  slider.addEventListener('input', () => show(Number(slider.value)));
+
+  replace(main, h('section', {class: 'card replay'}, h('h1', {}, t('nav_replay')),
+    field(t('timeline'), slider), h('div', {class: 'row'}, prev, stepLabel, next), table),
+  h('section', {class: 'card'}, h('h2', {}, t('net_worth_over_time')), chartBox));
+  show(last);
+
+  try {
+    const UPlot = await loadUplot();
+    const xs = steps.map((s) => s.seq);
+    const series = ctx.players.map((p) => steps.map((s) => s.net_worths[p.id] ?? null));
+    const width = () => Math.max(280, chartBox.clientWidth || 320);
+    const cursorLine = {
+      hooks: {
+        draw: [(u) => {
+          const x = Math.round(u.valToPos(steps[current].seq, 'x', true));
+          const c = u.ctx;
+          c.save();
+          c.strokeStyle = '#111827';
+          c.lineWidth = 2;
+          c.setLineDash([4, 4]);
+          c.beginPath();
+          c.moveTo(x, u.bbox.top);
+          c.lineTo(x, u.bbox.top + u.bbox.height);
+          c.stroke();
+          c.restore();
+        }],
+      },
+    };
+    const fmt = new Intl.NumberFormat(locale());
+    chart = new UPlot({
+      width: width(),
+      height: 260,
+      plugins: [cursorLine],
+      scales: {x: {time: false}},
+      axes: [{label: '#'}, {values: (u, vals) => vals.map((v) => fmt.format(v)), size: 60}],
+      series: [{label: '#'}, ...ctx.players.map((p, i) => ({label: p.name, stroke: COLOURS[i % COLOURS.length], width: 2,
+        value: (u, v) => (v === null || v === undefined ? '—' : ctx.money(v))}))],
+    }, [xs, ...series], chartBox);
+    if (onResize) window.removeEventListener('resize', onResize);
+    onResize = () => { if (chartBox.isConnected) chart.setSize({width: width(), height: 260}); };
+    window.addEventListener('resize', onResize);
+  } catch {
+    replace(chartBox, h('p', {class: 'muted'}, t('chart_failed')));
+  }
+}

@@ -1,0 +1,285 @@
+// Pieces shared by the banker's console and the players' view: names, amounts, deed chips and
+// the board-coloured deed picker, transactions described, problems explained.
+
+import {h, replace, fmtTime} from './dom.js';
+import {t, money, typeLabel, locale} from './i18n.js';
+import {groupClass} from './rules.js';
+
+/** Everything a screen needs about one game: the API, the board, the state, names. */
+export class GameContext {
+  constructor({id, api, board, game, currency}) {
+    this.id = id;
+    this.api = api;
+    this.board = board;
+    this.currency = currency;
+    this.derived = {shares: {}, policies: {}, figures: {}, sharePrice: null};
+    this.setGame(game);
+  }
+
+  setGame(game) {
+    this.game = game;
+    this.players = game.players;
+    this.byId = new Map(game.players.map((p) => [p.id, p]));
+  }
+
+  name(account) {
+    if (account === 'bank') return t('bank');
+    if (account === 'pot') return this.board.elite ? t('jackpot_kitty') : t('pot');
+    const p = this.byId.get(account);
+    return p ? p.name : account;
+  }
+
+  money(amount) { return money(amount, this.currency); }
+  deedName(id) { return this.board.name(id); }
+
+  /** A deed's printed or entered figure (Millionaire Elite plots have none printed). */
+  price(deed) {
+    return deed.price ?? (this.game.entered_figures?.[deed.id]?.price) ?? this.derived.figures[deed.id]?.price ?? null;
+  }
+
+  shares(pid) {
+    const p = this.byId.get(pid);
+    return p && p.shares !== undefined ? p.shares : (this.derived.shares[pid] || 0);
+  }
+
+  policies(pid) {
+    const p = this.byId.get(pid);
+    return p && p.policies !== undefined ? p.policies : (this.derived.policies[pid] || []);
+  }
+
+  sharePrice() {
+    return this.game.share_price ?? this.derived.sharePrice ?? this.board.params.share_price ?? null;
+  }
+
+  activePlayers() { return this.players.filter((p) => !p.bankrupt); }
+
+  accountOptions({bank = true, pot = true, exclude = []} = {}) {
+    const out = this.players.filter((p) => !exclude.includes(p.id)).map((p) => [p.id, p.name]);
+    if (bank && !exclude.includes('bank')) out.push(['bank', t('bank')]);
+    if (pot && !exclude.includes('pot') && 'pot' in this.game.balances) out.push(['pot', this.name('pot')]);
+    return out;
+  }
+
+  playerClass(pid) {
+    const i = this.players.findIndex((p) => p.id === pid);
+    return i < 0 ? '' : `pc${(i % 8) + 1}`;
+  }
+}
+
+/** The buildings on a street in words and symbols: "2 houses", "hotel". */
+export function buildingsText(prop) {
+  if (prop.hotel) return t('hotel');
+  if (prop.houses) return t('n_houses', {n: prop.houses});
+  return '';
+}
+
+/** Small coloured chips of the deeds an owner holds, grouped by colour. */
+export function deedChips(ctx, owner) {
+  const deeds = ctx.board.deedsOf(ctx.game, owner);
+  if (!deeds.length) return h('p', {class: 'muted small'}, t('no_deeds'));
+  return h('ul', {class: 'chips', 'aria-label': t('deeds')}, deeds.map((d) => {
+    const prop = ctx.game.properties[d.id];
+    const b = buildingsText(prop);
+    return h('li', {class: `chip ${groupClass(ctx.board, d.group)}${prop.mortgaged ? ' mortgaged' : ''}`},
+      h('span', {class: 'chip-name'}, d.name),
+      prop.hotel ? h('span', {class: 'bld hotel', title: t('hotel'), 'aria-label': t('hotel')}, 'H') : null,
+      prop.houses ? h('span', {class: 'bld', title: b, 'aria-label': b}, '▪'.repeat(prop.houses)) : null,
+      prop.mortgaged ? h('abbr', {class: 'tag', title: t('mortgaged')}, t('mortgaged_short')) : null);
+  }));
+}
+
+/**
+ * The board-coloured deed picker: every group in board order, each deed a tile; only the
+ * deeds `eligible` accepts can be picked. Single choice (aria-pressed) or several.
+ */
+export function deedPicker(ctx, {eligible, multiple = false, selected = [], onChange, label, describe}) {
+  const chosen = new Set(selected);
+  const wrap = h('div', {class: 'picker', role: 'group', 'aria-label': label || t('choose_deed')});
+  const buttons = new Map();
+  for (const [group, deeds] of ctx.board.groups) {
+    const ok = deeds.filter((d) => eligible(d, ctx.game.properties[d.id]));
+    if (!ok.length) continue;
+    const row = h('div', {class: 'picker-group'});
+    for (const d of ok) {
+      const prop = ctx.game.properties[d.id];
+      const sub = describe ? describe(d, prop) : tileLine(ctx, d, prop);
+      const btn = h('button', {
+        type: 'button',
+        class: `tile ${groupClass(ctx.board, group)}${prop.mortgaged ? ' mortgaged' : ''}`,
+        'aria-pressed': chosen.has(d.id) ? 'true' : 'false',
+        dataset: {deed: d.id},
+        onclick: () => {
+          if (multiple) {
+            if (chosen.has(d.id)) chosen.delete(d.id); else chosen.add(d.id);
+          } else {
+            chosen.clear();
+            chosen.add(d.id);
+          }
+          for (const [id, b] of buttons) b.setAttribute('aria-pressed', chosen.has(id) ? 'true' : 'false');
+          if (onChange) onChange(multiple ? [...chosen] : d.id);
+        },
+      }, h('span', {class: 'tile-band'}), h('span', {class: 'tile-name'}, d.name), h('span', {class: 'tile-sub'}, sub));
+      buttons.set(d.id, btn);
+      row.append(btn);
+    }
+    wrap.append(row);
+  }
+  if (!buttons.size) wrap.append(h('p', {class: 'muted'}, t('no_deed_fits')));
+  wrap.selected = () => (multiple ? [...chosen] : [...chosen][0] || null);
+  return wrap;
+}
+
+export function tileLine(ctx, d, prop) {
+  const parts = [];
+  if (prop.owner !== 'bank') parts.push(ctx.name(prop.owner));
+  else {
+    const price = ctx.price(d);
+    parts.push(price === null ? t('price_entered') : ctx.money(price));
+  }
+  const b = buildingsText(prop);
+  if (b) parts.push(b);
+  if (prop.mortgaged) parts.push(t('mortgaged'));
+  return parts.join(' · ');
+}
+
+/** A transaction in one line: its type, the money that moved, what it was about. */
+export function describeTxn(ctx, txn) {
+  const req = txn.request || {};
+  const about = [];
+  // Without money moving, say whom it was about (jail, a jail card, an IOU).
+  const who = req.player || req.debtor;
+  if (typeof who === 'string' && !(txn.postings || []).length) about.push(ctx.name(who));
+  if (typeof req.property === 'string') about.push(ctx.deedName(req.property));
+  if (typeof req.iou === 'string') about.push(req.iou);
+  if (txn.type === 'void' && req.seq) about.push(`#${req.seq}`);
+  const moves = (txn.postings || []).map((p) => `${ctx.name(p.from)} → ${ctx.name(p.to)} ${ctx.money(p.amount)}`);
+  return {
+    title: `#${txn.seq} ${typeLabel(txn.type)}${about.length ? ` · ${about.join(', ')}` : ''}`,
+    moves: moves.join('; '),
+  };
+}
+
+function showValue(ctx, key, value) {
+  if (value === null || value === undefined) return '—';
+  if (typeof value === 'boolean') return value ? t('yes') : t('no');
+  if (typeof value === 'number') {
+    const amountish = /amount|rent|price|cost|total|cash|fee|owed|value|salary|income|tax|flat|worth|bid|stake|payout|fine|interest/;
+    return amountish.test(key) && !/percent|count|held|houses|hotels|points|dice|factor|multiplier|shares/.test(key)
+      ? ctx.money(value) : value.toLocaleString(locale());
+  }
+  if (typeof value === 'string') {
+    if (ctx.board.byId.has(value)) return ctx.deedName(value);
+    if (ctx.byId.has(value) || value === 'bank' || value === 'pot') return ctx.name(value);
+    return value;
+  }
+  if (Array.isArray(value) && value.every((v) => typeof v === 'string')) {
+    return value.map((v) => showValue(ctx, key, v)).join(', ') || '—';
+  }
+  return JSON.stringify(value);
+}
+
+/** A basis (why each amount is what it is) as a definition list. */
+export function basisList(ctx, basis) {
+  const entries = Object.entries(basis || {});
+  if (!entries.length) return null;
+  return h('dl', {class: 'basis'}, entries.map(([k, v]) => [
+    h('dt', {}, t(`b_${k}`, {}, k.replaceAll('_', ' '))),
+    h('dd', {}, showValue(ctx, k, v)),
+  ]));
+}
+
+function changeText(ctx, c) {
+  const what = c.property ? ctx.deedName(c.property) : c.player ? ctx.name(c.player) : c.deck ? t(`deck_${c.deck}`) : '';
+  const val = (v) => (typeof v === 'string' && (ctx.byId.has(v) || v === 'bank' || v === 'deck') ? (v === 'deck' ? t('deck') : ctx.name(v)) : showValue(ctx, c.kind, v));
+  if (c.kind === 'status') return `${t('c_status')}: ${val(c.from)} → ${val(c.to)}`;
+  return `${t(`c_${c.kind}`, {}, c.kind)}${what ? ` · ${what}` : ''}: ${val(c.from)} → ${val(c.to)}`;
+}
+
+/** Everything the log keeps of a transaction, for the expanded row of the history. */
+export function txnDetails(ctx, txn) {
+  return h('div', {class: 'txn-details'},
+    h('p', {class: 'small muted'}, `${t('recorded_by')} ${txn.by === 'banker' ? t('banker') : ctx.name(txn.by)} · ${fmtTime(txn.at, locale())}`),
+    txn.memo ? h('p', {class: 'memo'}, txn.memo) : null,
+    txn.voided_by ? h('p', {class: 'warn'}, t('voided_by', {seq: txn.voided_by})) : null,
+    h('h4', {}, t('postings')),
+    (txn.postings || []).length
+      ? h('ul', {class: 'postings'}, txn.postings.map((p) => h('li', {}, `${ctx.name(p.from)} → ${ctx.name(p.to)}: ${ctx.money(p.amount)}`)))
+      : h('p', {class: 'muted small'}, t('no_money_moved')),
+    (txn.changes || []).length ? [h('h4', {}, t('changes')), h('ul', {class: 'changes'}, txn.changes.map((c) => h('li', {}, changeText(ctx, c))))] : null,
+    h('h4', {}, t('basis')),
+    basisList(ctx, txn.basis) || h('p', {class: 'muted small'}, '—'),
+    h('p', {class: 'hash small muted'}, `${t('hash')}: `, h('code', {}, (txn.hash || '').slice(0, 16))));
+}
+
+/** A statement: every posting of one account with the running balance. */
+export function statementTable(ctx, statement) {
+  if (!statement.items.length) return h('p', {class: 'muted'}, t('no_postings'));
+  return h('table', {class: 'statement'},
+    h('caption', {}, `${t('statement_of')} ${ctx.name(statement.account)} · ${t('balance')} ${ctx.money(statement.balance)}`),
+    h('thead', {}, h('tr', {}, h('th', {scope: 'col'}, '#'), h('th', {scope: 'col'}, t('what')),
+      h('th', {scope: 'col', class: 'num'}, t('amount')), h('th', {scope: 'col', class: 'num'}, t('balance')))),
+    h('tbody', {}, [...statement.items].reverse().map((it) => h('tr', {},
+      h('td', {}, String(it.seq)),
+      h('td', {}, typeLabel(it.type), it.counterparty ? h('span', {class: 'muted'}, ` · ${ctx.name(it.counterparty)}`) : null,
+        it.memo ? h('div', {class: 'small muted'}, it.memo) : null),
+      h('td', {class: `num ${it.amount < 0 ? 'neg' : 'pos'}`}, (it.amount > 0 ? '+' : '') + ctx.money(it.amount)),
+      h('td', {class: 'num'}, ctx.money(it.balance))))));
+}
+
+/**
+ * A refusal explained: the localized reason, the server's own `detail`, the fields it names,
+ * and for insufficient_funds the shortfall and what the payer could raise.
+ */
+export function problemView(ctx, err, {onLiquidation, extra} = {}) {
+  const body = err.body || {};
+  const box = h('div', {class: 'problem', role: 'alert'});
+  const known = t(`e_${err.code}`, {}, '');
+  box.append(h('p', {class: 'problem-title'}, known || body.title || t('refused')));
+  if (body.detail) box.append(h('p', {class: 'problem-detail'}, body.detail));
+  if (body.errors) {
+    box.append(h('ul', {}, Object.entries(body.errors).map(([f, msgs]) => h('li', {}, `${f}: ${[].concat(msgs).join(' ')}`))));
+  }
+  if (err.code === 'insufficient_funds') {
+    const who = ctx.name(body.account);
+    box.append(h('p', {class: 'shortfall', dataset: {testid: 'shortfall'}},
+      t('short_by', {name: who, amount: ctx.money(body.shortfall)})));
+    box.append(h('p', {class: 'can-raise'}, t('could_raise', {name: who, amount: ctx.money(body.can_raise ?? 0)})));
+    if (body.account && body.account !== 'bank' && body.account !== 'pot') {
+      const slot = h('div', {class: 'liquidation-slot'});
+      box.append(h('div', {class: 'row'},
+        h('button', {type: 'button', class: 'secondary', onclick: async (ev) => {
+          ev.currentTarget.disabled = true;
+          try {
+            replace(slot, liquidationView(ctx, await ctx.api.liquidation(ctx.id, body.account)));
+            slot.scrollIntoView({block: 'nearest'});
+          } catch (e2) {
+            replace(slot, problemView(ctx, e2));
+          }
+        }}, t('what_can_raise', {name: who})),
+        onLiquidation ? onLiquidation(body.account) : null), slot);
+    }
+  }
+  if (err.code === 'idempotency_key_reused' && body.seq) box.append(h('p', {}, t('already_recorded', {seq: body.seq})));
+  if (extra) box.append(extra);
+  return box;
+}
+
+/** What a player could raise: cash, each building sale, each mortgage, shares. */
+export function liquidationView(ctx, liq) {
+  const rows = [[t('cash'), liq.cash]];
+  for (const b of liq.buildings || []) rows.push([`${t('sell_buildings_on')} ${ctx.deedName(b.property)} (${buildingsText(b)})`, b.amount]);
+  for (const m of liq.mortgages || []) rows.push([`${t('mortgage')} ${ctx.deedName(m.property)}`, m.amount]);
+  if (liq.shares) rows.push([t('sell_shares'), liq.shares]);
+  return h('table', {class: 'liquidation'},
+    h('caption', {}, t('liquidation_of', {name: ctx.name(liq.player)})),
+    h('tbody', {}, rows.map(([k, v]) => h('tr', {}, h('th', {scope: 'row'}, k), h('td', {class: 'num'}, ctx.money(v))))),
+    h('tfoot', {},
+      h('tr', {}, h('th', {scope: 'row'}, t('can_raise')), h('td', {class: 'num'}, ctx.money(liq.can_raise))),
+      h('tr', {class: 'total'}, h('th', {scope: 'row'}, t('total')), h('td', {class: 'num'}, ctx.money(liq.total)))));
+}
+
+/** Final standings, best first. */
+export function standingsView(ctx, standings) {
+  return h('ol', {class: 'standings'}, standings.map((s) => h('li', {},
+    h('span', {class: 'rank'}, `${s.rank}.`), ' ', h('strong', {}, ctx.name(s.player)), ' ', ctx.money(s.score))));
+}
