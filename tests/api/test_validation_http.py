@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import pytest
 
-from schemas.transactions import TRANSACTION_SCHEMAS
-
 
 def test_unknown_field_is_named(table):
     errors = table.invalid({"type": "salary", "player": "p1", "colour": "red"})
@@ -207,44 +205,6 @@ def test_error_answers_carry_no_etag(table):
     response = table.post({"type": "salary", "player": "p9"})
 
     assert "ETag" not in response.headers
-
-
-def test_every_transaction_type_of_the_api_tables_has_a_schema():
-    api_types = {
-        "salary",
-        "payment",
-        "card",
-        "buy",
-        "auction",
-        "rent",
-        "tax",
-        "jail_fine",
-        "jail_card",
-        "go_to_jail",
-        "leave_jail",
-        "build",
-        "sell_buildings",
-        "mortgage",
-        "unmortgage",
-        "trade",
-        "bankruptcy",
-        "pot_collect",
-        "iou",
-        "iou_repay",
-        "iou_transfer",
-        "iou_forgive",
-        "turn",
-        "shares",
-        "share_price",
-        "round_tax",
-        "tax_exemption",
-        "insurance",
-        "jackpot",
-        "void",
-        "finish",
-    }
-
-    assert set(TRANSACTION_SCHEMAS) == api_types
 
 
 def test_body_sent_as_form_data_is_refused_as_not_json(table, client):
