@@ -87,7 +87,7 @@ class PostgresStore(Store):
             self.admin = psycopg.connect(url, autocommit=True, connect_timeout=5)
         except psycopg.Error as error:
             raise Unavailable(
-                f"PostgreSQL at {redact(url)} is not reachable ({str(error).strip()}); "
+                f"PostgreSQL at {redact(url)} is not reachable ({' '.join(str(error).split())}); "
                 "set TABLEBANK_TEST_POSTGRES to a database this user may create schemas in, "
                 "or run .ci/run"
             ) from None
