@@ -48,6 +48,7 @@ from ledger.state import State, apply_transaction, copy_state
 NAMESPACE = uuid5(NAMESPACE_URL, "https://tablebank.invalid/")
 GAMES_LOG_ID = uuid5(NAMESPACE, "games")
 WRITE_ATTEMPTS = 60
+SNAPSHOT_INTERVAL = 100
 # After a lost race with another process, wait a random moment (up to this many seconds per
 # attempt so far) so that two writers do not keep colliding in step.
 BACKOFF_SECONDS = 0.002
@@ -98,7 +99,7 @@ def hash_token(token: str) -> str:
 class TableBank(Application[UUID]):
     """The bank of every table this server holds."""
 
-    snapshotting_intervals = {Game: 100}  # noqa: RUF012 - the library's own class attribute
+    snapshotting_intervals = {Game: SNAPSHOT_INTERVAL}  # noqa: RUF012 - the library's own class attribute
     env = {"AGGREGATE_CACHE_MAXSIZE": "1000"}  # noqa: RUF012
 
     def __init__(self, env: dict[str, str] | None = None) -> None:
@@ -178,10 +179,15 @@ class TableBank(Application[UUID]):
         return view
 
     def _save_retrying_log(self, game: Game, grants: list[Access], listed: GameListed) -> None:
+        # Take the events once: a failed save has already taken them off the aggregates, and
+        # a retry must save the game and its tokens again, not just its line in the list.
+        pending: list[Any] = list(game.collect_events())
+        for grant in grants:
+            pending += grant.collect_events()
         for _ in range(WRITE_ATTEMPTS):
             try:
-                self.save(game, *grants, listed)
-                return
+                self.save(*pending, listed)
+                break
             except IntegrityError:
                 # Another game was listed at the same log position; take the next one.
                 listed = self.games_log.trigger_event(
@@ -190,7 +196,11 @@ class TableBank(Application[UUID]):
                     ruleset=listed.ruleset,
                     created=listed.created,
                 )
-        raise RuntimeError("could not list the new game")  # pragma: no cover
+        else:  # pragma: no cover
+            raise RuntimeError("could not list the new game")
+        if self.snapshots is not None and game.version > SNAPSHOT_INTERVAL:
+            # An imported log can be long: its first load starts from a snapshot too.
+            self.take_snapshot(game.id)
 
     def list_games(self) -> list[dict[str, Any]]:
         """Every game this server holds: id, name, rule set, status, created."""

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+import pytest
 from ledger_helpers import Table
 
 from ledger.application import TableBank
@@ -119,4 +122,31 @@ def test_a_reloaded_game_goes_on_where_it_stopped(db_url: str) -> None:
         assert txn["seq"] == 6
         assert txn["postings"] == [{"from": "p2", "to": "p1", "amount": 100}]
     finally:
+        second.close()
+
+
+def test_a_game_whose_place_in_the_list_another_bank_took_is_stored(
+    db_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    first = TableBank(env=persistence_env(db_url))
+    second = TableBank(env=persistence_env(db_url))
+    other: list[dict[str, Any]] = []
+    list_game = first.games_log.trigger_event
+
+    def overtaken(**line: Any) -> Any:
+        listed = list_game(**line)
+        if not other:  # another server lists its game at the same place first
+            other.append(second.create_game("other", "classic", ["Cy", "Dee"]))
+        return listed
+
+    monkeypatch.setattr(first.games_log, "trigger_event", overtaken)
+    try:
+        created = first.create_game("late", "classic", ["Ann", "Bob"])
+
+        assert first.game(created["id"])["balances"]["p1"] == 1500
+        assert first.authenticate(created["id"], created["banker_token"]) == "banker"
+        listed = [game["id"] for game in first.list_games()]
+        assert listed == [other[0]["id"], created["id"]]
+    finally:
+        first.close()
         second.close()
