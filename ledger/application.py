@@ -282,8 +282,10 @@ class TableBank(Application[UUID]):
         with the same key (then nothing new is recorded). ``if_match`` is the version the
         client last saw; a game that has moved on since refuses with ``version_conflict``.
         """
-        kind = body.get("type")
-        if kind != "void" and (kind not in HANDLERS or kind in SETUP_TYPES):
+        kind = body.get("type") if isinstance(body, dict) else None
+        if not isinstance(kind, str) or (
+            kind != "void" and (kind not in HANDLERS or kind in SETUP_TYPES)
+        ):
             raise InvalidField("type", f"unknown transaction type {kind!r}")
         check_may_record(body, by)
         body_digest = sha256(canonical(body))

@@ -485,7 +485,7 @@ def trade(d: Draft, body: Body) -> None:
     ):
         raise InvalidField("legs", "a list of one or more legs")
     for i, leg in enumerate(legs_in):
-        frm, to = d.player(leg.get("from")), d.player(leg.get("to"))
+        frm, to = d.player(leg["from"]), d.player(leg["to"])
         whole(leg, "cash", 0, default=0)
         if frm == to:
             raise InvalidField(f"legs.{i}.to", "a leg needs two different players")

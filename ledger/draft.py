@@ -18,6 +18,26 @@ from ledger.state import State, apply_change, apply_posting, copy_state
 Body = dict[str, Any]
 
 
+class Fields(dict[str, Any]):
+    """A request's fields: one that is left out is refused as required, never a ``KeyError``.
+
+    Handlers read ``body["player"]``; the schemas of the API have checked that required
+    fields are there, but ``record`` is also called by the CLI, the import and tests.
+    """
+
+    def __missing__(self, field: str) -> Any:
+        raise InvalidField(field, "required")
+
+
+def fields(value: Any) -> Any:
+    """``value`` with every mapping in it (orders, legs, ...) read as ``Fields``."""
+    if isinstance(value, dict):
+        return Fields({k: fields(v) for k, v in value.items()})
+    if isinstance(value, list):
+        return [fields(v) for v in value]
+    return value
+
+
 class Draft:
     """A transaction being written against a working copy of the state."""
 

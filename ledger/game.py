@@ -17,6 +17,7 @@ from eventsourcing.domain import Aggregate, event
 from ledger import audit, commands
 from ledger.chain import canonical, chain_hash, genesis, sha256
 from ledger.commands import Draft
+from ledger.draft import fields
 from ledger.errors import InvalidField, RuleViolation
 from ledger.ruleset import RuleSet, parse_ruleset
 from ledger.state import State, apply_transaction, copy_state, new_state
@@ -178,20 +179,21 @@ class Game(Aggregate):
 
         ``history`` reads the game's earlier transactions; only a ``void`` needs it.
         """
-        kind = body["type"]
-        if kind != "void" and kind not in commands.HANDLERS:
+        kind = body.get("type")
+        if not isinstance(kind, str) or (kind != "void" and kind not in commands.HANDLERS):
             raise InvalidField("type", f"unknown transaction type {kind!r}")
         commands.check_variant(self.ruleset.params["variant"], kind)
         if self.state["status"] == "finished":
             raise RuleViolation("game_finished", "the game is finished: nothing more is recorded")
         draft = Draft(self.ruleset, self.state, self.options)
         request = {k: v for k, v in body.items() if k not in ("type", "memo")}
+        given = fields(request)
         if kind == "void":
             event_name = "TransactionVoided"
-            audit.draft_void(draft, request, history)
+            audit.draft_void(draft, given, history)
         else:
             handler, event_name = commands.HANDLERS[kind]
-            handler(draft, request)
+            handler(draft, given)
         draft.check_funds()
         txn: dict[str, Any] = {
             "seq": draft.seq,

@@ -9,6 +9,8 @@ from __future__ import annotations
 import pytest
 from ledger_helpers import Table
 
+from ledger.errors import LedgerError
+
 
 def test_negative_payment_is_refused_naming_amount(table: Table) -> None:
     err = table.refused("payment", **{"from": "p1", "to": "p2", "amount": -5})
@@ -71,3 +73,23 @@ def test_player_given_as_a_list_is_an_unknown_player(table: Table) -> None:
 def test_unknown_jail_deck_is_refused(table: Table) -> None:
     err = table.refused("jail_card", player="p1", action="draw", deck="bonus")
     assert err.extra["errors"].keys() == {"deck"}
+
+
+def test_a_payment_without_its_payee_is_refused_naming_to(table: Table) -> None:
+    err = table.refused("payment", **{"from": "p1", "amount": 10})
+    assert (err.code, err.extra["errors"]) == ("validation_error", {"to": ["required"]})
+
+
+def test_a_trade_leg_without_its_giver_is_refused_naming_from(table: Table) -> None:
+    err = table.refused("trade", legs=[{"to": "p2", "cash": 10}])
+    assert err.code == "validation_error"
+    assert err.extra["errors"] == {"from": ["required"]}
+
+
+@pytest.mark.parametrize("kind", [5, None, ["payment"], {"payment": 1}])
+def test_a_type_that_is_not_a_name_is_refused(table: Table, kind: object) -> None:
+    before = table.state()["last_seq"]
+    with pytest.raises(LedgerError) as refused:
+        table.bank.record(table.id, {"type": kind, "player": "p1"})
+    assert refused.value.code == "validation_error"
+    assert table.state()["last_seq"] == before

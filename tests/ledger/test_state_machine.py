@@ -1809,6 +1809,75 @@ class LedgerMachine(RuleBasedStateMachine):
         self.submit({"type": "void", "seq": seq, "reason": reason})
 
     @rule(data=st.data())
+    def malformed(self, data: st.DataObject) -> None:
+        """A required field left out or of the wrong type (a string for a number, a list for
+        a name, ...): refused with a ``LedgerError``, never another exception, and nothing
+        changes. The schemas check shapes too, but ``record`` is also called by the CLI and
+        the import, and a request must never crash the ledger."""
+        players = self.in_game()
+        p = data.draw(st.sampled_from(players))
+        q = data.draw(st.sampled_from([x for x in players if x != p] or players))
+        deed = data.draw(st.sampled_from(DEEDS))
+        ious = [i["id"] for i in self.current["ious"]] or ["iou-1"]
+        iou = data.draw(st.sampled_from(ious))
+        templates: dict[str, dict[str, Any]] = {
+            "salary": {"player": p},
+            "payment": {"from": p, "to": q, "amount": 10},
+            "card": {"player": p, "effect": "collect", "amount": 10},
+            "repairs": {"player": p, "effect": "repairs", "per_house": 25, "per_hotel": 100},
+            "buy": {"player": p, "property": deed},
+            "auction": {"property": deed, "winner": p, "bid": 10},
+            "rent": {"payer": p, "property": deed},
+            "tax": {"player": p, "tax": "luxury"},
+            "jail_fine": {"player": p},
+            "jail_card": {"player": p, "action": "draw", "deck": "chance"},
+            "go_to_jail": {"player": p},
+            "leave_jail": {"player": p},
+            "build": {"orders": [{"property": deed, "houses": 1}]},
+            "sell_buildings": {"orders": [{"property": deed, "houses": 1}]},
+            "mortgage": {"property": deed},
+            "unmortgage": {"property": deed},
+            "trade": {"legs": [{"from": p, "to": q, "cash": 1}]},
+            "bankruptcy": {"debtor": p, "creditor": q},
+            "pot_collect": {"player": p},
+            "iou": {"debtor": p, "creditor": q, "amount": 5},
+            "iou_repay": {"iou": iou, "amount": 1},
+            "iou_transfer": {"iou": iou, "to": q},
+            "iou_forgive": {"iou": iou},
+            "turn": {"player": p},
+            "void": {"seq": self.current["last_seq"], "reason": "a mistake"},
+        }
+        name = data.draw(st.sampled_from(sorted(templates)))
+        body: dict[str, Any] = {
+            "type": "card" if name == "repairs" else name,
+            **copy.deepcopy(templates[name]),
+        }
+        # The field to spoil: one of the request's, or one inside its first order or leg.
+        target = body
+        nested = [f for f in ("orders", "legs") if f in body]
+        if nested and bucket(data, 1, 1) == 0:
+            target = body[nested[0]][0]
+        field = data.draw(st.sampled_from(sorted(target)))
+        optional = field == "houses"  # one house when left out
+        if bucket(data, 1, 2) == 0 and not optional:
+            del target[field]
+        else:
+            value = target[field]
+            wrong: list[Any] = (
+                ["5", 1.5, [], True] if isinstance(value, int) else [5, [], {}, 1.5]
+            ) + ([] if optional else [None])
+            target[field] = data.draw(st.sampled_from(wrong))
+        before = self.view()
+        note(f"bank.record(gid, {body!r})  # malformed")
+        try:
+            self.bank.record(self.gid, copy.deepcopy(body))
+        except LedgerError as exc:
+            assert self.view() == before, f"refused ({exc.code}) but the table changed"
+            event(f"malformed {body.get('type')!r}: {exc.code}")
+        else:
+            raise AssertionError(f"accepted the malformed {body}")
+
+    @rule(data=st.data())
     def turn(self, data: st.DataObject) -> None:
         self.submit({"type": "turn", "player": self.pick_player(data)})
 
@@ -1928,7 +1997,7 @@ def _machine_store(store: Store) -> None:
 
 
 LedgerMachine.TestCase.settings = settings(
-    **PROFILES[os.environ.get("HYPOTHESIS_PROFILE", "ci")],
+    **PROFILES.get(os.environ.get("HYPOTHESIS_PROFILE", "ci"), PROFILES["ci"]),
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow],
 )
