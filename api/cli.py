@@ -27,7 +27,7 @@ from rich.text import Text
 
 from ledger.application import TableBank, replay_document, verify_document
 from ledger.errors import LedgerError, LogInvalid
-from ledger.store import DEFAULT_DB, persistence_env, redact
+from ledger.store import DEFAULT_DB, is_postgres, persistence_env, redact
 
 
 class _Server(BaseApplication):  # type: ignore[misc]
@@ -72,8 +72,8 @@ def serve(args: argparse.Namespace) -> int:
 
 
 def export(args: argparse.Namespace) -> int:
-    if not Path(args.db).is_file():
-        raise CommandFailed(f"no database at {args.db}")
+    if not is_postgres(args.db) and not Path(args.db).is_file():
+        raise CommandFailed(f"no database at {redact(args.db)}")
     with TableBank(env=persistence_env(args.db)) as bank:
         document = bank.export(args.game)
     print(json.dumps(document, indent=2))

@@ -1,4 +1,5 @@
-"""`tablebank export`, `import`, `verify` and `replay` run as commands on a SQLite file."""
+"""`tablebank export`, `import`, `verify` and `replay` run as commands on the run's store
+(``--store``: a SQLite file, or a PostgreSQL URL)."""
 
 from __future__ import annotations
 
@@ -30,12 +31,12 @@ def tablebank(*args: str | Path, check: bool = True) -> subprocess.CompletedProc
 
 
 @pytest.fixture
-def db(tmp_path: Path) -> Path:
-    return tmp_path / "cli.sqlite"
+def db(db_url: str) -> str:
+    return db_url
 
 
 @pytest.fixture
-def game(db: Path) -> dict[str, Any]:
+def game(db: str) -> dict[str, Any]:
     """Seq 4: Ann buys Boardwalk (400); 5: Bob pays its bare rent (50); 6: Cy's GO salary."""
     with TableBank(env=persistence_env(str(db))) as bank:
         created = bank.create_game("CLI night", "classic", ["Ann", "Bob", "Cy"])
@@ -46,7 +47,7 @@ def game(db: Path) -> dict[str, Any]:
 
 
 @pytest.fixture
-def export_file(db: Path, game: dict[str, Any], tmp_path: Path) -> Path:
+def export_file(db: str, game: dict[str, Any], tmp_path: Path) -> Path:
     out = tablebank("export", game["id"], "--db", db).stdout
     path = tmp_path / "export.json"
     path.write_text(out)
@@ -73,7 +74,7 @@ def test_export_contains_no_token(export_file: Path, game: dict[str, Any]) -> No
         assert token not in text
 
 
-def test_export_of_an_unknown_game_fails(db: Path, game: dict[str, Any]) -> None:
+def test_export_of_an_unknown_game_fails(db: str, game: dict[str, Any]) -> None:
     done = tablebank("export", "00000000-0000-4000-8000-000000000000", "--db", db, check=False)
 
     assert done.returncode == 1
@@ -99,7 +100,7 @@ def test_verify_of_a_tampered_log_fails_naming_the_seq(export_file: Path) -> Non
 
 
 def test_import_prints_a_new_game_and_its_tokens(
-    export_file: Path, db: Path, game: dict[str, Any]
+    export_file: Path, db: str, game: dict[str, Any]
 ) -> None:
     done = tablebank("import", export_file, "--db", db)
 
@@ -113,7 +114,7 @@ def test_import_prints_a_new_game_and_its_tokens(
         assert bank.game(new_id)["balances"] == bank.game(game["id"])["balances"]
 
 
-def test_import_of_a_tampered_log_fails_and_records_nothing(export_file: Path, db: Path) -> None:
+def test_import_of_a_tampered_log_fails_and_records_nothing(export_file: Path, db: str) -> None:
     tamper(export_file, 4)
 
     done = tablebank("import", export_file, "--db", db, check=False)

@@ -1,0 +1,91 @@
+"""``--db`` values: a PostgreSQL URL read into eventsourcing's settings, its password kept
+out of print, and servers that start together on a new database."""
+
+from __future__ import annotations
+
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+
+from ledger.application import TableBank
+from ledger.store import persistence_env, redact
+
+
+def test_a_postgresql_url_gives_every_part_to_eventsourcing() -> None:
+    env = persistence_env("postgresql://bank:s3cret@db.example:6543/tables")
+
+    assert env["POSTGRES_DBNAME"] == "tables"
+    assert env["POSTGRES_HOST"] == "db.example"
+    assert env["POSTGRES_PORT"] == "6543"
+    assert env["POSTGRES_USER"] == "bank"
+    assert env["POSTGRES_PASSWORD"] == "s3cret"
+
+
+def test_a_postgres_url_is_a_postgresql_url_too() -> None:
+    env = persistence_env("postgres://bank:pw@db/tables")
+
+    assert env["PERSISTENCE_MODULE"] == "ledger.store:SerialSetupPostgresFactory"
+    assert env["POSTGRES_PORT"] == "5432"
+
+
+def test_the_url_query_sets_the_schema_and_the_pool() -> None:
+    env = persistence_env("postgresql://bank:pw@db/tables?schema=club&pool_size=4&max_overflow=2")
+
+    assert env["POSTGRES_SCHEMA"] == "club"
+    assert env["POSTGRES_POOL_SIZE"] == "4"
+    assert env["POSTGRES_MAX_OVERFLOW"] == "2"
+
+
+def test_a_url_without_a_password_takes_pgpassword(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PGPASSWORD", "from-env")
+
+    assert persistence_env("postgresql://bank@db/tables")["POSTGRES_PASSWORD"] == "from-env"
+
+
+def test_a_percent_encoded_password_is_decoded() -> None:
+    env = persistence_env("postgresql://bank:p%40ss%2Fword@db/tables")
+
+    assert env["POSTGRES_PASSWORD"] == "p@ss/word"
+
+
+def test_a_unix_socket_directory_may_be_given_as_host() -> None:
+    env = persistence_env("postgresql://bank@/tables?host=/var/run/postgresql")
+
+    assert env["POSTGRES_HOST"] == "/var/run/postgresql"
+
+
+def test_an_unknown_url_parameter_is_refused_without_the_password() -> None:
+    with pytest.raises(ValueError, match="unknown parameter sslmode") as refused:
+        persistence_env("postgresql://bank:s3cret@db/tables?sslmode=require")
+
+    assert "s3cret" not in str(refused.value)
+
+
+def test_a_url_without_a_database_name_is_refused() -> None:
+    with pytest.raises(ValueError, match="no database name"):
+        persistence_env("postgresql://bank:s3cret@db/")
+
+
+def test_redact_hides_the_password_and_keeps_the_rest() -> None:
+    shown = redact("postgresql://bank:s3cret@db.example:6543/tables?schema=club")
+
+    assert shown == "postgresql://bank:***@db.example:6543/tables?schema=club"
+
+
+def test_redact_leaves_a_sqlite_path_and_a_url_without_password_alone() -> None:
+    assert redact("var/tablebank.sqlite") == "var/tablebank.sqlite"
+    assert redact("postgresql://bank@db/tables") == "postgresql://bank@db/tables"
+
+
+def test_banks_that_start_together_on_a_new_database_all_start(db_url: str) -> None:
+    env = persistence_env(db_url)
+
+    def start(_: int) -> None:
+        TableBank(env=env).close()  # creates the tables on a new database
+
+    with ThreadPoolExecutor(max_workers=6) as pool:
+        list(pool.map(start, range(6)))
+
+    with TableBank(env=env) as bank:
+        created = bank.create_game("start", "classic", ["Ann", "Bob"])
+        assert bank.game(created["id"])["balances"]["p1"] == 1500
