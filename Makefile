@@ -6,7 +6,7 @@ HOST   ?= 127.0.0.1
 PORT   ?= 8000
 DB     ?= var/tablebank.sqlite
 
-.PHONY: run test check install install-test clean
+.PHONY: run test test-sqlite test-postgres check install install-test clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -21,11 +21,15 @@ install-test: $(BIN)/python
 run: install
 	$(BIN)/tablebank serve --host $(HOST) --port $(PORT) --db $(DB)
 
-# The whole suite on each real store; PostgreSQL at $$TABLEBANK_TEST_POSTGRES (see .ci/run).
+# The whole suite on each real store, both runs at once (the PostgreSQL run mostly waits on the
+# database), each run's output shown whole when it ends. PostgreSQL at $$TABLEBANK_TEST_POSTGRES
+# (see .ci/run); `make test-sqlite` or `make test-postgres` runs one.
 test: install-test
 	$(BIN)/lint-imports
-	$(BIN)/python -m pytest --store=sqlite
-	$(BIN)/python -m pytest --store=postgres
+	$(MAKE) --no-print-directory --output-sync=target -j2 test-sqlite test-postgres
+
+test-sqlite test-postgres: test-%: $(BIN)/python
+	$(BIN)/python -m pytest --store=$*
 
 check: $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
