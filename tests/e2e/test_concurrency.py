@@ -9,20 +9,14 @@ an ``Idempotency-Key`` with the same body returns the first answer and records n
 
 from __future__ import annotations
 
-import http.client
-import json
-import socket
-import subprocess
-import sys
 import threading
-import time
 from collections import Counter
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
 from typing import Any
 
 import pytest
+from server import Answer, Server
 from stores import Store
 
 pytestmark = pytest.mark.e2e
@@ -30,124 +24,22 @@ pytestmark = pytest.mark.e2e
 THREADS = 8
 WRITES = 50
 STARTING_CASH = 1500  # RULES.md: every player starts with 1500
-TIMEOUT = 20  # seconds for one request; the whole test stays well under a minute
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-class Answer:
-    """One HTTP response: status, headers (by lower-case name), JSON body."""
-
-    def __init__(self, status: int, headers: dict[str, str], body: Any) -> None:
-        self.status = status
-        self.headers = headers
-        self.body = body
-
-    def __repr__(self) -> str:
-        return f"<{self.status} {self.body!r}>"
-
-
-class Client:
-    """A small HTTP client over one new connection per call, safe to share between threads."""
-
-    def __init__(self, port: int) -> None:
-        self.port = port
-
-    def call(
-        self,
-        method: str,
-        path: str,
-        body: Any = None,
-        token: str | None = None,
-        headers: dict[str, str] | None = None,
-    ) -> Answer:
-        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=TIMEOUT)
-        try:
-            sent = {"Content-Type": "application/json", **(headers or {})}
-            if token:
-                sent["Authorization"] = f"Bearer {token}"
-            data = None if body is None else json.dumps(body).encode()
-            conn.request(method, path, body=data, headers=sent)
-            resp = conn.getresponse()
-            raw = resp.read()
-            got = {k.lower(): v for k, v in resp.getheaders()}
-            try:
-                parsed = json.loads(raw or b"null")
-            except ValueError:
-                parsed = raw.decode(errors="replace")
-            return Answer(resp.status, got, parsed)
-        finally:
-            conn.close()
-
-
-class Server:
-    def __init__(self, client: Client, log: Path) -> None:
-        self.client = client
-        self.log = log
-
-    def log_tail(self) -> str:
-        return self.log.read_text(errors="replace")[-4000:]
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory, store: Store) -> Iterator[Server]:
-    tmp = tmp_path_factory.mktemp("concurrency")
+    log = tmp_path_factory.mktemp("concurrency") / "server.log"
     db = store.new(durable=True)
-    port = free_port()
-    log = tmp / "server.log"
-    with log.open("wb") as out:
-        proc = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "api.cli",
-                "serve",
-                "--host",
-                "127.0.0.1",
-                "--port",
-                str(port),
-                "--db",
-                db,
-                "--workers",
-                "2",
-                "--threads",
-                "4",
-            ],
-            stdout=out,
-            stderr=subprocess.STDOUT,
-        )
-    client = Client(port)
-    deadline = time.monotonic() + 30
-    while True:
-        try:
-            if client.call("GET", "/healthz").status == 200:
-                break
-        except OSError:
-            pass
-        if proc.poll() is not None or time.monotonic() > deadline:
-            proc.kill()
-            proc.wait()
-            pytest.fail("server did not start:\n" + log.read_text(errors="replace"))
-        time.sleep(0.05)  # polling with a deadline, not waiting for a fixed time
     try:
-        yield Server(client, log)
+        with Server(db, log, "--workers", "2", "--threads", "4") as running:
+            yield running
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
         store.drop(db)
 
 
 def new_game(server: Server) -> tuple[str, str, dict[str, Any]]:
     """Ann and Bob at a classic table: set-up is transactions 1 and 2."""
-    created = server.client.call(
+    created = server.call(
         "POST", "/api/v1/games", {"name": "race", "ruleset": "classic", "players": ["Ann", "Bob"]}
     )
     assert created.status == 201, created
@@ -178,7 +70,7 @@ def test_concurrent_writers_on_one_game_lose_no_update(server: Server) -> None:
 
     def work(_: int) -> list[Answer]:
         start.wait(timeout=30)
-        return [server.client.call("POST", path, payment, banker) for _ in range(WRITES)]
+        return [server.call("POST", path, payment, banker) for _ in range(WRITES)]
 
     answers = [a for thread in run_together(work) for a in thread]
 
@@ -186,11 +78,11 @@ def test_concurrent_writers_on_one_game_lose_no_update(server: Server) -> None:
     seqs = [a.body["seq"] for a in answers]
     assert len(set(seqs)) == THREADS * WRITES
     assert set(seqs) == set(range(setup + 1, setup + THREADS * WRITES + 1))
-    game = server.client.call("GET", f"/api/v1/games/{gid}", token=banker).body
+    game = server.call("GET", f"/api/v1/games/{gid}", token=banker).body
     assert game["last_seq"] == setup + THREADS * WRITES == 402
     assert game["balances"]["p1"] == STARTING_CASH + THREADS * WRITES == 1900
     assert sum(game["balances"].values()) == 0
-    verify = server.client.call("GET", f"/api/v1/games/{gid}/verify", token=banker)
+    verify = server.call("GET", f"/api/v1/games/{gid}/verify", token=banker)
     assert verify.status == 200
     assert verify.body == {"ok": True, "transactions": 402, "head": game["head"]}
 
@@ -211,7 +103,7 @@ def test_racing_repeats_of_one_idempotency_key_record_it_once(server: Server) ->
         for i in range(WRITES):
             body, headers = request(i)
             together.wait(timeout=30)
-            answers.append(server.client.call("POST", path, body, banker, headers))
+            answers.append(server.call("POST", path, body, banker, headers))
         return answers
 
     by_thread = run_together(work)
@@ -229,8 +121,8 @@ def test_racing_repeats_of_one_idempotency_key_record_it_once(server: Server) ->
         assert same_key[0].body["memo"] == f"#{i}"
     seqs = {thread[i].body["seq"] for thread in by_thread for i in range(WRITES)}
     assert seqs == set(range(setup + 1, setup + WRITES + 1))
-    game = server.client.call("GET", f"/api/v1/games/{gid}", token=banker).body
+    game = server.call("GET", f"/api/v1/games/{gid}", token=banker).body
     assert game["last_seq"] == setup + WRITES == 52
     assert game["balances"]["p1"] == STARTING_CASH + WRITES == 1550
-    verify = server.client.call("GET", f"/api/v1/games/{gid}/verify", token=banker)
+    verify = server.call("GET", f"/api/v1/games/{gid}/verify", token=banker)
     assert verify.body == {"ok": True, "transactions": 52, "head": game["head"]}

@@ -3,103 +3,34 @@ real HTTP."""
 
 from __future__ import annotations
 
-import json
-import socket
-import subprocess
-import sys
-import time
-import urllib.error
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from server import Server
 
 pytestmark = pytest.mark.e2e
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-class Client:
-    def __init__(self, base: str) -> None:
-        self.base = base
-
-    def call(
-        self, method: str, path: str, body: Any = None, token: str | None = None
-    ) -> tuple[int, dict[str, str], Any]:
-        data = None if body is None else json.dumps(body).encode()
-        req = urllib.request.Request(self.base + path, data=data, method=method)
-        req.add_header("Content-Type", "application/json")
-        if token:
-            req.add_header("Authorization", f"Bearer {token}")
-        try:
-            with urllib.request.urlopen(req, timeout=10) as resp:
-                return resp.status, dict(resp.headers), json.loads(resp.read() or b"null")
-        except urllib.error.HTTPError as err:
-            return err.code, dict(err.headers), json.loads(err.read() or b"null")
-
-
 @pytest.fixture
-def server(tmp_path: Path, db_url: str) -> Iterator[tuple[Client, Path]]:
-    port = free_port()
-    log = tmp_path / "server.log"
-    with log.open("wb") as out:
-        proc = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "api.cli",
-                "serve",
-                "--host",
-                "127.0.0.1",
-                "--port",
-                str(port),
-                "--db",
-                db_url,
-            ],
-            stdout=out,
-            stderr=subprocess.STDOUT,
-        )
-    client = Client(f"http://127.0.0.1:{port}")
-    deadline = time.monotonic() + 30
-    while True:
-        try:
-            if client.call("GET", "/healthz")[0] == 200:
-                break
-        except OSError:
-            pass
-        if proc.poll() is not None or time.monotonic() > deadline:
-            proc.kill()
-            pytest.fail("server did not start:\n" + log.read_text(errors="replace"))
-        time.sleep(0.05)  # polling with a deadline, not waiting for a fixed time
-    try:
-        yield client, log
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+def server(tmp_path: Path, db_url: str) -> Iterator[Server]:
+    with Server(db_url, tmp_path / "server.log") as running:
+        yield running
 
 
-def test_short_classic_game_over_http(server: tuple[Client, Path]) -> None:
-    client, log = server
-    status, _, game = client.call(
+def test_short_classic_game_over_http(server: Server) -> None:
+    created = server.call(
         "POST", "/api/v1/games", {"name": "e2e", "ruleset": "classic", "players": ["Ann", "Bob"]}
     )
-    assert status == 201
+    assert created.status == 201
+    game = created.body
     gid, banker = game["id"], game["banker_token"]
     assert game["balances"] == {"bank": -3000, "pot": 0, "p1": 1500, "p2": 1500}
 
     def post(body: dict[str, Any], token: str = banker) -> tuple[int, Any]:
-        status, _, out = client.call("POST", f"/api/v1/games/{gid}/transactions", body, token)
-        return status, out
+        answer = server.call("POST", f"/api/v1/games/{gid}/transactions", body, token)
+        return answer.status, answer.body
 
     # Ann buys both dark-blue deeds: 400 + 350 (RULES.md appendix).
     assert post({"type": "buy", "player": "p1", "property": "boardwalk"})[0] == 201
@@ -125,7 +56,7 @@ def test_short_classic_game_over_http(server: tuple[Client, Path]) -> None:
     # Bob goes bankrupt to Ann: the game is over.
     status, _ = post({"type": "bankruptcy", "debtor": "p2", "creditor": "p1"})
     assert status == 201
-    status, _, state = client.call("GET", f"/api/v1/games/{gid}", token=banker)
+    state = server.call("GET", f"/api/v1/games/{gid}", token=banker).body
     assert state["status"] == "finished"
     assert state["balances"]["p2"] == 0
     # Ann: 1500 - 750 + 100 - 400 + 200 + Bob's 1200 = 1850 cash.
@@ -133,6 +64,6 @@ def test_short_classic_game_over_http(server: tuple[Client, Path]) -> None:
     assert sum(state["balances"].values()) == 0
     assert post({"type": "salary", "player": "p1"})[1]["code"] == "game_finished"
 
-    text = log.read_text(errors="replace")
+    text = server.log_text()
     for token in [banker, *game["tokens"].values()]:
         assert token not in text
