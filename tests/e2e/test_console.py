@@ -9,21 +9,15 @@ TABLEBANK_SCREENSHOTS=docs/screenshots also saves the screens docs/console.md sh
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import shutil
-import socket
-import subprocess
-import sys
-import time
-import urllib.error
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from server import Server
 from stores import Store
 
 pytestmark = pytest.mark.e2e
@@ -59,66 +53,14 @@ except ImportError:  # pragma: no cover - the test extra installs it
 # -- a real server -------------------------------------------------------------------------
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-class Server:
-    def __init__(self, base: str, log: Path) -> None:
-        self.base = base
-        self.log = log
-
-    def call(self, method: str, path: str, body: Any = None, token: str | None = None) -> Any:
-        data = None if body is None else json.dumps(body).encode()
-        req = urllib.request.Request(self.base + path, data=data, method=method)
-        req.add_header("Content-Type", "application/json")
-        if token:
-            req.add_header("Authorization", f"Bearer {token}")
-        try:
-            with urllib.request.urlopen(req, timeout=10) as resp:
-                return json.loads(resp.read() or b"null")
-        except urllib.error.HTTPError as err:
-            return json.loads(err.read() or b"null")
-
-
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory, store: Store) -> Iterator[Server]:
-    tmp = tmp_path_factory.mktemp("console")
+    log = tmp_path_factory.mktemp("console") / "server.log"
     db = store.new(durable=True)
-    port = free_port()
-    log = tmp / "server.log"
-    command = [sys.executable, "-m", "api.cli", "serve", "--host", "127.0.0.1"]
-    command += ["--port", str(port), "--db", db]
-    with log.open("wb") as out:
-        proc = subprocess.Popen(
-            command,
-            stdout=out,
-            stderr=subprocess.STDOUT,
-        )
-    srv = Server(f"http://127.0.0.1:{port}", log)
-    deadline = time.monotonic() + 30
-    while True:
-        try:
-            with urllib.request.urlopen(srv.base + "/healthz", timeout=2) as resp:
-                if resp.status == 200:
-                    break
-        except OSError:
-            pass
-        if proc.poll() is not None or time.monotonic() > deadline:
-            proc.kill()
-            pytest.fail("server did not start:\n" + log.read_text(errors="replace"))
-        time.sleep(0.05)  # polling with a deadline, not waiting for a fixed time
     try:
-        yield srv
+        with Server(db, log) as running:
+            yield running
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
         store.drop(db)
 
 
@@ -205,7 +147,8 @@ def card(page: Page, player: str):
 
 
 def record(server: Server, game: dict, body: dict[str, Any]) -> dict:
-    txn = server.call("POST", f"/api/v1/games/{game['id']}/transactions", body, game["banker"])
+    path = f"/api/v1/games/{game['id']}/transactions"
+    txn = server.call("POST", path, body, game["banker"]).body
     assert "seq" in txn, txn
     return txn
 
@@ -263,7 +206,7 @@ def test_one_tap_salary_lost_on_the_network_is_recorded_once(
     assert len(seen) == 2 and seen[0] == seen[1] and seen[0]
     log = server.call(
         "GET", f"/api/v1/games/{game['id']}/transactions?type=salary", None, game["banker"]
-    )
+    ).body
     assert len(log["items"]) == 1
 
 
@@ -367,7 +310,7 @@ def test_russian_and_polish_ui_render_from_the_browser_language(
 
     game = server.call(
         "POST", "/api/v1/games", {"name": "x", "ruleset": "classic", "players": ["A", "B"]}
-    )
+    ).body
     page.evaluate(
         "g => localStorage.setItem('tablebank.games', JSON.stringify({[g.id]: g}))",
         {"id": game["id"], "name": "x", "ruleset": "classic", "banker": game["banker_token"]},

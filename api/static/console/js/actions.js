@@ -2,7 +2,7 @@
 // confirms, sends one POST per intent with its own Idempotency-Key (a double tap or a retry
 // records once), and shows the server's refusal where the banker is looking.
 
-import {h, replace, modal, field, select, numberInput, nextId} from './dom.js';
+import {h, append, replace, modal, field, select, numberInput, nextId} from './dom.js';
 import {newKey} from './api.js';
 import {t} from './i18n.js';
 import {deedPicker, problemView, liquidationView, buildingsText, tileLine} from './views.js';
@@ -693,7 +693,8 @@ export function roundTaxDialog(ctx, player) {
     const p = ctx.byId.get(player);
     const perShare = Number(ctx.board.params.share_tax || 0);
     const plot = numberInput({name: 'plot_tax', min: 0});
-    body.append(h('p', {}, t('round_tax_preview', {shares: ctx.shares(player), per: ctx.money(perShare), amount: ctx.money(ctx.shares(player) * perShare)})),
+    // append() from dom.js, not Element.append: that one would write a null out as "null".
+    append(body, [h('p', {}, t('round_tax_preview', {shares: ctx.shares(player), per: ctx.money(perShare), amount: ctx.money(ctx.shares(player) * perShare)})),
       p.tax_exempt ? h('p', {class: 'ok'}, t('tax_exempt_now')) : null,
       field(t('plot_tax'), plot, t('plot_tax_hint')), form.memoField(),
       h('div', {class: 'actions'}, form.button(t('record_round_tax'), () => {
@@ -702,7 +703,7 @@ export function roundTaxDialog(ctx, player) {
         if (v === undefined) return undefined;
         if (v !== null) out.plot_tax = v;
         return out;
-      })));
+      }))]);
   });
 }
 
@@ -793,7 +794,7 @@ export function actionSheet(ctx, player) {
     ];
     body.append(h('div', {class: 'sheet'},
       tiles.map(([label, run]) => h('button', {type: 'button', class: 'sheet-btn', onclick: run}, label)),
-      now(`${t('salary')}`, {type: 'salary', player}),
+      now(elite ? t('income') : t('salary'), {type: 'salary', player}),
       elite ? now(t('a_tax_exemption'), {type: 'tax_exemption', player}) : null,
       (ctx.game.balances.pot || 0) > 0 ? now(`${t('collect_pot')} ${ctx.money(ctx.game.balances.pot)}`, {type: 'pot_collect', player}) : null,
       now(t('turn_of', {name: p.name}), {type: 'turn', player})));

@@ -5,10 +5,10 @@
 
 import {h, replace, modal, field, select, numberInput, toast} from './dom.js';
 import {Api, Problem, newKey, qrUrl} from './api.js';
-import {t, lang, langSwitch, onLangChange, rulesetTitle, setDocumentLang} from './i18n.js';
-import {Board, groupClass, fromLog} from './rules.js';
+import {t, lang, langSwitch, onLangChange, rulesetTitle, setDocumentLang, money} from './i18n.js';
+import {Board, groupClass, fromLog, roundIncome} from './rules.js';
 import * as store from './store.js';
-import {GameContext, deedChips, describeTxn, problemView, standingsView, buildingsText} from './views.js';
+import {GameContext, deedChips, describeTxn, problemView, standingsView, buildingsText, deedPicker} from './views.js';
 import * as actions from './actions.js';
 import {historyScreen} from './history.js';
 import {replayScreen} from './replay.js';
@@ -137,19 +137,25 @@ async function newGameScreen() {
   const rsSelect = select(items.map((r) => [r.name, rulesetTitle(r.name, r.title)]), 'classic', {name: 'ruleset'});
   const playersBox = h('ol', {class: 'player-inputs'});
   const optionsBox = h('div', {class: 'options'});
+  const dealBox = h('div', {});
+  const deal = new Map(); // seat index -> deed ids dealt at the table, when the banker deals
   const about = h('p', {class: 'muted small'});
   const errorBox = h('div', {});
-  const relabel = () => [...playersBox.querySelectorAll('input')].forEach((i, n) => i.setAttribute('aria-label', t('player_n', {n: n + 1})));
+  const relabel = () => {
+    [...playersBox.querySelectorAll('input')].forEach((i, n) => i.setAttribute('aria-label', t('player_n', {n: n + 1})));
+    drawDeal();
+  };
   const addPlayer = (value = '') => {
     const input = h('input', {type: 'text', maxlength: 40, value, autocomplete: 'off', 'aria-label': t('player_n', {n: playersBox.children.length + 1}), name: 'players'});
+    input.addEventListener('change', () => drawDeal());
     const li = h('li', {}, input, h('button', {type: 'button', class: 'link', 'aria-label': t('remove_player'),
-      onclick: () => { li.remove(); relabel(); }}, '×'));
+      onclick: () => { li.remove(); deal.clear(); relabel(); }}, '×'));
     playersBox.append(li);
     return input;
   };
   const drawOptions = () => {
     const rs = rulesetCache.get(rsSelect.value);
-    replace(about, `${rs.title} · ${t('players_range', {min: rs.players.min, max: rs.players.max})} · ${t('currency')}: ${rs.currency}`,
+    replace(about, `${rulesetTitle(rs.name, rs.title)} · ${t('players_range', {min: rs.players.min, max: rs.players.max})} · ${t('currency')}: ${rs.currency}`,
       rs.parameters.deal_deeds ? ` · ${t('deals_deeds', {n: rs.parameters.deal_deeds})}` : '');
     replace(optionsBox, Object.entries(rs.options || {}).map(([key, opt]) => {
       let control;
@@ -163,9 +169,53 @@ async function newGameScreen() {
       return field(t(`opt_${key}`, {}, key), control, lang() === 'en' ? opt.description : null);
     }));
   };
-  rsSelect.addEventListener('change', drawOptions);
+  // Short and timed games start with deeds dealt. The server deals them at random, or the
+  // banker shuffles the box's deeds, deals them at the table and taps here what each one got.
+  const atTable = h('input', {type: 'checkbox', id: 'deal-at-table', name: 'deal_at_table'});
+  const drawDeal = () => {
+    const rs = rulesetCache.get(rsSelect.value);
+    const each = Number(rs.parameters.deal_deeds || 0);
+    if (!each) { replace(dealBox); return; }
+    const seats = [...playersBox.querySelectorAll('input')].map((i, n) => i.value.trim() || t('player_n', {n: n + 1}));
+    const board = new Board(rs);
+    const bankHolds = {owner: 'bank', mortgaged: false, houses: 0, hotel: false};
+    const dealCtx = {
+      board,
+      game: {properties: Object.fromEntries(board.deeds.map((d) => [d.id, bankHolds]))},
+      name: (x) => x,
+      money: (amount) => money(amount, rs.currency),
+      price: (d) => d.price ?? null,
+    };
+    const pickers = h('div', {class: 'deal', hidden: !atTable.checked});
+    seats.forEach((seat, n) => {
+      const mine = deal.get(n) || [];
+      const taken = new Set([...deal].filter(([m]) => m !== n).flatMap(([, ids]) => ids));
+      const count = h('span', {class: 'muted small'}, ` ${mine.length} / ${each}`);
+      pickers.append(h('h3', {class: 'sub'}, seat, count), deedPicker(dealCtx, {
+        multiple: true,
+        selected: mine,
+        label: t('dealt_to', {name: seat}),
+        eligible: (d) => !taken.has(d.id),
+        onChange: (ids) => {
+          deal.set(n, ids);
+          // The other seats lose what this one took (this picker stays, with the focus).
+          const focused = document.activeElement && document.activeElement.dataset.deed;
+          drawDeal();
+          const again = dealBox.querySelectorAll('.picker')[n];
+          const back = again && focused && again.querySelector(`[data-deed="${CSS.escape(focused)}"]`);
+          if (back) back.focus();
+        },
+      }));
+    });
+    replace(dealBox, h('fieldset', {}, h('legend', {}, t('the_deal_legend', {n: each})),
+      h('div', {class: 'check'}, atTable, h('label', {for: atTable.id}, t('deal_at_table'))),
+      h('p', {class: 'muted small'}, t('deal_hint')), pickers));
+  };
+  atTable.addEventListener('change', drawDeal);
+  rsSelect.addEventListener('change', () => { deal.clear(); drawOptions(); drawDeal(); });
   ['Ann', 'Bob', 'Cy'].forEach(() => addPlayer(''));
   drawOptions();
+  drawDeal();
   const create = h('button', {type: 'submit', class: 'primary', dataset: {testid: 'create-game'}}, t('create_game'));
   const form = h('form', {class: 'card', novalidate: true, onsubmit: async (ev) => {
     ev.preventDefault();
@@ -182,9 +232,15 @@ async function newGameScreen() {
       const value = opt.type === 'boolean' ? el.checked : opt.type === 'amount' ? Number(el.value) : el.value;
       if (value !== opt.default) options[key] = value;
     }
+    const body = {name: name.value.trim() || t('game'), ruleset: rs.name, players, options};
+    if (rs.parameters.deal_deeds && atTable.checked) {
+      // Seats left empty are not players: the deal follows the names given, in order.
+      const seats = [...playersBox.querySelectorAll('input')].map((i, n) => [i.value.trim(), deal.get(n) || []]).filter(([nm]) => nm);
+      body.dealt = Object.fromEntries(seats.map(([, ids], n) => [`p${n + 1}`, ids]));
+    }
     create.disabled = true;
     try {
-      const created = await new Api().createGame({name: name.value.trim() || t('game'), ruleset: rs.name, players, options}, newKey());
+      const created = await new Api().createGame(body, newKey());
       store.save({id: created.id, name: created.name, ruleset: created.ruleset, banker: created.banker_token,
         tokens: created.tokens, created: created.created, base: location.origin});
       location.hash = `#/g/${created.id}/players`;
@@ -199,6 +255,7 @@ async function newGameScreen() {
   h('fieldset', {}, h('legend', {}, t('players_in_order')), playersBox,
     h('button', {type: 'button', class: 'secondary', onclick: () => addPlayer('').focus()}, t('add_player'))),
   h('fieldset', {}, h('legend', {}, t('house_rules')), optionsBox),
+  dealBox,
   errorBox,
   h('div', {class: 'actions'}, create));
   replace(main, form);
@@ -327,7 +384,6 @@ async function tableScreen(ctx, {asOf = null} = {}) {
   if (asOf !== null) view.setGame(game);
   const readOnly = asOf !== null || game.status === 'finished';
   const board = ctx.board;
-  const salary = board.params.salary;
 
   const head = h('section', {class: 'card game-head'},
     h('h1', {}, game.name),
@@ -369,7 +425,7 @@ async function tableScreen(ctx, {asOf = null} = {}) {
       deedChips(view, p.id));
     if (!readOnly && !p.bankrupt) {
       card.append(h('div', {class: 'quick-row'},
-        quickButton(ctx, board.elite || salary === undefined ? t('income') : `GO +${view.money(salary)}`, {type: 'salary', player: p.id}, {testid: `salary-${p.id}`}),
+        quickButton(ctx, salaryLabel(view, p), {type: 'salary', player: p.id}, {testid: `salary-${p.id}`}),
         h('button', {type: 'button', class: 'quick', onclick: () => actions.rentDialog(ctx, p.id)}, t('a_rent')),
         h('button', {type: 'button', class: 'quick', onclick: () => actions.buyDialog(ctx, p.id)}, t('a_buy')),
         h('button', {type: 'button', class: 'quick', onclick: () => actions.payDialog(ctx, p.id)}, t('a_pay')),
@@ -404,6 +460,19 @@ async function tableScreen(ctx, {asOf = null} = {}) {
 
   replace(main, head, players, tableActions, boardView);
   if (asOf === null && game.status !== 'finished') startPolling(ctx);
+}
+
+/**
+ * The one-tap salary with its figure, as the banker will see it recorded: GO's salary, or in
+ * Millionaire Elite the round income (the salary plus a share of the player's shares' value).
+ */
+function salaryLabel(ctx, player) {
+  const params = ctx.board.params;
+  if (params.salary === undefined || params.salary === null) return t('income');
+  if (!ctx.board.elite) return `GO +${ctx.money(params.salary)}`;
+  const income = roundIncome(params, ctx.shares(player.id), ctx.sharePrice() ?? 0);
+  // On two lines: a phone's narrow button has room for the word or the figure, not both.
+  return [h('span', {class: 'line'}, t('income')), ' ', h('span', {class: 'line'}, `+${ctx.money(income)}`)];
 }
 
 /** Timed games: an agreed end time kept on this device, and the time left. */

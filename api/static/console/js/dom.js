@@ -1,6 +1,8 @@
 // Building the page from data without ever parsing data as HTML: every text goes in through
 // textContent (names typed by players included), every attribute through setAttribute.
 
+import {t} from './i18n.js';
+
 /**
  * h('button', {class: 'primary', onclick: fn}, 'Pay', child, ...): an element.
  * Attributes: `class`, `on<event>` handlers, `dataset`, booleans (true sets, false omits),
@@ -82,7 +84,7 @@ export function toast(message, {action, kind = 'info', timeout = 6000} = {}) {
       action.run();
     }}, action.label));
   }
-  item.append(h('button', {type: 'button', class: 'close', 'aria-label': '×',
+  item.append(h('button', {type: 'button', class: 'close', 'aria-label': t('close'),
     onclick: () => item.remove()}, '×'));
   box.append(item);
   // The newest few only: older news is in the history.
@@ -99,7 +101,7 @@ export function modal(title, build, {wide = false} = {}) {
   const dialog = h('dialog', {class: wide ? 'wide' : null, 'aria-labelledby': titleId},
     h('div', {class: 'dialog-head'},
       h('h2', {id: titleId}, title),
-      h('button', {type: 'button', class: 'close', 'aria-label': 'Close',
+      h('button', {type: 'button', class: 'close', 'aria-label': t('close'),
         onclick: () => dialog.close()}, '×')),
     body);
   dialog.addEventListener('close', () => {

@@ -6,7 +6,7 @@ import * as store from './store.js';
 import {ru} from './i18n-ru.js';
 import {pl} from './i18n-pl.js';
 
-const en = {
+export const en = {
   // navigation and screens
   sections: 'Sections', nav_table: 'Table', nav_players: 'Links & QR', nav_history: 'History', nav_replay: 'Replay',
   language: 'Language', home_title: 'The bank of your board game',
@@ -18,11 +18,15 @@ const en = {
   open: 'Open', back_home: 'Back to the start', something_wrong: 'Something went wrong',
   no_token_here: 'This device has no banker token for this game',
   no_token_hint: 'Open the banker link from the device that created it.',
+  close: 'Close', skip_to_content: 'Skip to content',
+  c_iou_outstanding: 'IOU outstanding', c_iou_holder: 'IOU holder', c_built_this_turn: 'built this turn',
   loading: 'Loading…', ok: 'OK', yes: 'yes', no: 'no', all: 'All', more: 'More…',
   // new game
   game: 'Game', game_name: 'Name of the game', ruleset: 'Rule set', currency: 'currency',
   players_range: '{min} to {max} players', deals_deeds: '{n} deeds dealt to each player at the start',
   players_in_order: 'Players, in seat order', player_n: 'Player {n}', add_player: 'Add a player',
+  the_deal_legend: 'The deal: {n} deeds each', deal_at_table: 'Dealt at the table: tap what each player got',
+  deal_hint: 'Otherwise the server deals at random, and the table shows who got what: hand those deeds out.', dealt_to: 'Deeds dealt to {name}',
   remove_player: 'Remove this player', house_rules: 'House rules', create_game: 'Create the game',
   opt_free_parking_pot: 'Free Parking pot', opt_player_loans: 'Loans between players (IOUs)',
   opt_no_rent_in_jail: 'No rent while in jail', opt_keep_bankrupt_players: 'Bankrupt players stay seated',
@@ -125,6 +129,7 @@ const en = {
   c_deed: 'deed', c_houses: 'houses', c_hotel: 'hotel', c_mortgage: 'mortgage', c_jail: 'jail', c_jail_card: 'jail card',
   c_bankrupt: 'bankrupt', c_status: 'game', c_void: 'void', c_shares: 'shares', c_share_price: 'share price',
   c_policy: 'policy', c_figure: 'figure entered', c_iou: 'IOU', c_turn: 'turn',
+  kind_street: 'street', kind_railroad: 'railroad', kind_utility: 'utility', kind_plot: 'plot', kind_central: 'central plot',
   b_property: 'deed', b_kind: 'kind', b_owner: 'owner', b_houses: 'houses', b_hotel: 'hotel', b_monopoly: 'whole group',
   b_base_rent: 'rent', b_multiplier: 'multiplier', b_rent: 'rent due', b_railroads_held: 'railroads held',
   b_utilities_held: 'utilities held', b_dice: 'dice', b_factor: 'times', b_price: 'price', b_printed: 'printed',
@@ -133,6 +138,20 @@ const en = {
   b_starting_cash: 'starting cash', b_fine: 'fine', b_mortgage_value: 'mortgage value', b_interest: 'interest',
   b_total: 'total', b_effect: 'effect', b_players: 'players', b_debtor: 'debtor', b_creditor: 'creditor', b_owed: 'owed',
   b_cash: 'cash', b_deeds: 'deeds', b_reason: 'reason', b_voided: 'voided', b_standings: 'standings',
+  b_action: 'action', b_bank_pays_creditor: 'the Bank pays the creditor', b_buildings: 'buildings',
+  b_commission: 'commission', b_commission_to: 'broker', b_count: 'count', b_deck: 'deck',
+  b_deeds_returned: 'deeds back to the Bank', b_direction: 'direction', b_doubles: 'doubles',
+  b_entered: 'entered', b_from: 'from', b_hotels: 'hotels', b_income: 'income', b_interest_base: 'interest on',
+  b_iou: 'IOU', b_ious_received: 'IOUs received', b_ious_written_off: 'IOUs written off',
+  b_later_transactions_checked: 'later transactions checked', b_legs: 'legs',
+  b_liquidation_total: 'could raise in all', b_mortgaged_received: 'mortgaged deeds received',
+  b_orders: 'orders', b_payout: 'payout', b_per_hotel: 'per hotel', b_per_house: 'per house',
+  b_per_share: 'per share', b_plot_tax: 'plot tax', b_plot_tax_entered: 'plot tax entered', b_points: 'points',
+  b_policies_expired: 'policies expired', b_policies_returned: 'policies handed back', b_policy: 'policy',
+  b_pot: 'pot', b_previous: 'before', b_scoring: 'scoring', b_seller: 'seller', b_share_income: 'share income',
+  b_share_income_percent: 'share income %', b_share_price: 'share price', b_shares: 'shares',
+  b_shares_sold: 'shares sold', b_shares_value: 'value of the shares', b_stake: 'stake', b_to: 'to',
+  b_voided_type: 'type voided', b_waived: 'waived', b_waives: 'waives the next round tax', b_won: 'won',
   // replay
   timeline: 'Timeline', step_n: 'Step {n} of {of}', previous_step: 'Previous step', next_step: 'Next step',
   net_worth_over_time: 'Net worth over time', chart_label: 'A chart of each player’s net worth after every transaction',
@@ -182,8 +201,11 @@ export function setLang(code) {
 
 export function onLangChange(fn) { listeners.push(fn); }
 
+/** The page's language attribute, and the one text the static HTML carries (the skip link). */
 export function setDocumentLang() {
   document.documentElement.lang = current;
+  const skip = document.querySelector('.skip-link');
+  if (skip) skip.textContent = t('skip_to_content');
 }
 
 /** The text of `key` in the current language; {name} placeholders filled from `params`. */

@@ -220,6 +220,14 @@ export class Board {
   }
 }
 
+/**
+ * Millionaire Elite's round income on passing START: the salary plus share_income_percent of
+ * the current value of the player's shares (RULES.md: 200 + 20 %), rounded half up.
+ */
+export function roundIncome(params, shares, price) {
+  return Number(params.salary || 0) + percent(shares * price, Number(params.share_income_percent || 0));
+}
+
 /** Colour class of a deed group: the board's colours, or a palette for other boards. */
 export function groupClass(board, group) {
   const known = ['brown', 'light-blue', 'pink', 'orange', 'red', 'yellow', 'green', 'dark-blue', 'railroad', 'utility', 'central'];

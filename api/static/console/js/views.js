@@ -152,6 +152,9 @@ export function describeTxn(ctx, txn) {
   if (typeof req.property === 'string') about.push(ctx.deedName(req.property));
   if (typeof req.iou === 'string') about.push(req.iou);
   if (txn.type === 'void' && req.seq) about.push(`#${req.seq}`);
+  // The EXCHANGE moves no money: say where the price went.
+  const b = txn.basis || {};
+  if (txn.type === 'share_price' && b.from !== undefined) about.push(`${ctx.money(b.from)} → ${ctx.money(b.to)}`);
   const moves = (txn.postings || []).map((p) => `${ctx.name(p.from)} → ${ctx.name(p.to)} ${ctx.money(p.amount)}`);
   return {
     title: `#${txn.seq} ${typeLabel(txn.type)}${about.length ? ` · ${about.join(', ')}` : ''}`,
@@ -170,13 +173,29 @@ function showValue(ctx, key, value) {
   if (typeof value === 'string') {
     if (ctx.board.byId.has(value)) return ctx.deedName(value);
     if (ctx.byId.has(value) || value === 'bank' || value === 'pot') return ctx.name(value);
-    return value;
+    const word = WORDS[key] && WORDS[key](value);
+    return word ? t(word, {}, value) : value;
   }
-  if (Array.isArray(value) && value.every((v) => typeof v === 'string')) {
-    return value.map((v) => showValue(ctx, key, v)).join(', ') || '—';
+  if (Array.isArray(value)) {
+    if (!value.length) return '—';
+    return value.map((v) => showValue(ctx, key, v)).join(typeof value[0] === 'object' ? '; ' : ', ');
   }
-  return JSON.stringify(value);
+  // A record (a trade's leg, a building order, a standing): its fields in words, never JSON.
+  return Object.entries(value).map(([k, v]) => `${t(`b_${k}`, {}, k.replaceAll('_', ' '))} ${showValue(ctx, k, v)}`).join(', ');
 }
+
+/** The dictionary key of a word the server writes in a basis, by the field it is in. */
+const WORDS = {
+  deck: (v) => `deck_${v}`,
+  policy: (v) => `policy_${v}`,
+  effect: (v) => `effect_${v}`,
+  voided_type: (v) => `ty_${v}`,
+  direction: (v) => `price_${v}`,
+  tax: (v) => `${v}_tax`,
+  choice: (v) => `b_${v}`,
+  kind: (v) => `kind_${v}`,
+  action: (v) => ({buy: 'buy', sell: 'sell', use: 'use_policy', return: 'return_policy'}[v]),
+};
 
 /** A basis (why each amount is what it is) as a definition list. */
 export function basisList(ctx, basis) {
@@ -192,6 +211,13 @@ function changeText(ctx, c) {
   const what = c.property ? ctx.deedName(c.property) : c.player ? ctx.name(c.player) : c.deck ? t(`deck_${c.deck}`) : '';
   const val = (v) => (typeof v === 'string' && (ctx.byId.has(v) || v === 'bank' || v === 'deck') ? (v === 'deck' ? t('deck') : ctx.name(v)) : showValue(ctx, c.kind, v));
   if (c.kind === 'status') return `${t('c_status')}: ${val(c.from)} → ${val(c.to)}`;
+  if (c.kind === 'iou') {
+    // An IOU issued (or taken back by a void) is a whole record: said in words, never as JSON.
+    const iou = (v) => (v && typeof v === 'object'
+      ? t('iou_line', {debtor: ctx.name(v.debtor), holder: ctx.name(v.holder), amount: ctx.money(v.outstanding), of: ctx.money(v.amount)})
+      : '—');
+    return `${t('c_iou')} ${c.iou || ''}: ${iou(c.from)} → ${iou(c.to)}`;
+  }
   return `${t(`c_${c.kind}`, {}, c.kind)}${what ? ` · ${what}` : ''}: ${val(c.from)} → ${val(c.to)}`;
 }
 
@@ -214,7 +240,8 @@ export function txnDetails(ctx, txn) {
 /** A statement: every posting of one account with the running balance. */
 export function statementTable(ctx, statement) {
   if (!statement.items.length) return h('p', {class: 'muted'}, t('no_postings'));
-  return h('table', {class: 'statement'},
+  // In its own scroller: a long game's amounts may outgrow a 360 px phone, the page never does.
+  return h('div', {class: 'table-scroll'}, h('table', {class: 'statement'},
     h('caption', {}, `${t('statement_of')} ${ctx.name(statement.account)} · ${t('balance')} ${ctx.money(statement.balance)}`),
     h('thead', {}, h('tr', {}, h('th', {scope: 'col'}, '#'), h('th', {scope: 'col'}, t('what')),
       h('th', {scope: 'col', class: 'num'}, t('amount')), h('th', {scope: 'col', class: 'num'}, t('balance')))),
@@ -223,7 +250,7 @@ export function statementTable(ctx, statement) {
       h('td', {}, typeLabel(it.type), it.counterparty ? h('span', {class: 'muted'}, ` · ${ctx.name(it.counterparty)}`) : null,
         it.memo ? h('div', {class: 'small muted'}, it.memo) : null),
       h('td', {class: `num ${it.amount < 0 ? 'neg' : 'pos'}`}, (it.amount > 0 ? '+' : '') + ctx.money(it.amount)),
-      h('td', {class: 'num'}, ctx.money(it.balance))))));
+      h('td', {class: 'num'}, ctx.money(it.balance)))))));
 }
 
 /**
