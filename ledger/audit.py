@@ -22,7 +22,7 @@ Txn = dict[str, Any]
 # Given a seq: the transaction, the state just before it, and every transaction after it.
 History = Callable[[int], tuple[Txn, State, list[Txn]]]
 
-NOT_VOIDABLE = frozenset({"starting_cash", "void", "finish"})
+NOT_VOIDABLE = frozenset({"starting_cash", "deal", "pot_seed", "void", "finish"})  # set-up too
 
 
 def draft_void(d: Draft, body: dict[str, Any], history: History | None) -> None:

@@ -144,13 +144,17 @@ def rent(d: Draft, body: Body) -> None:
         )
     multiplier = whole(body, "multiplier", 1, 10, default=1)
     if deed.kind in ("plot", "central"):
-        # The box's RENT table is not in the rule set: the banker enters the rent.
-        amount = whole(body, "amount")
+        # The box's RENT table is not in the rule set: the banker enters the rent, which a
+        # card's multiplier multiplies as it does a computed rent.
+        entered = whole(body, "amount")
+        amount = entered * multiplier
         d.pay(payer, owner, amount)
         d.basis = {
             "property": deed.slug,
             "kind": deed.kind,
             "owner": owner,
+            "entered_rent": entered,
+            "multiplier": multiplier,
             "rent": amount,
             "entered": True,
         }

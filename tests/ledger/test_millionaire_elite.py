@@ -114,6 +114,12 @@ def test_the_kitty_is_seeded_by_a_set_up_transaction(elite: Table) -> None:
     assert seeds[0]["postings"] == [{"from": "bank", "to": "pot", "amount": 200}]
 
 
+def test_the_pot_seed_cannot_be_voided_like_the_rest_of_the_set_up(elite: Table) -> None:
+    # API.md: game set-up cannot be voided; seq 4 seeded the kitty with its 200.
+    assert elite.refused("void", seq=4, reason="no kitty").code == "void_conflict"
+    assert elite.cash("pot") == 200
+
+
 def test_the_pot_seed_cannot_be_recorded_by_the_banker(elite: Table) -> None:
     error = elite.refused("pot_seed")
     assert refused_field(error) == ["type"]
@@ -277,6 +283,12 @@ def test_rent_is_the_entered_amount(branch: Table) -> None:
 def test_the_rent_records_that_its_amount_was_entered(branch: Table) -> None:
     txn = branch.record("rent", payer="p2", property="b1-1", amount=75)
     assert txn["basis"]["entered"] is True
+
+
+def test_a_multiplier_multiplies_the_entered_rent(branch: Table) -> None:
+    # API.md: `multiplier` multiplies the rent; 75 entered, a card doubling it: 150.
+    txn = branch.record("rent", payer="p2", property="b1-1", amount=75, multiplier=2)
+    assert txn["postings"] == [{"from": "p2", "to": "p1", "amount": 150}]
 
 
 def test_rent_on_a_central_plot_is_entered_too(elite: Table) -> None:

@@ -124,6 +124,13 @@ def test_each_deal_records_the_deeds_and_the_payment(short: Table) -> None:
     ]
 
 
+def test_a_deal_cannot_be_voided_like_the_rest_of_the_set_up(short: Table) -> None:
+    # API.md: game set-up cannot be voided. Ann keeps the dark blues and her 750.
+    assert short.refused("void", seq=4, reason="deal again").code == "void_conflict"
+    assert short.prop("boardwalk")["owner"] == "p1"
+    assert short.cash("p1") == 750
+
+
 def test_dealt_deeds_are_not_mortgaged_and_bare(short: Table) -> None:
     assert short.prop("boardwalk") == {
         "owner": "p1",
