@@ -15,6 +15,7 @@ import flask_smorest
 from apispec import BasePlugin
 from apispec.ext.marshmallow import MarshmallowPlugin, OpenAPIConverter
 from flask import Request, Response
+from marshmallow import fields
 from webargs.flaskparser import FlaskParser, abort, is_json_request
 from werkzeug.exceptions import HTTPException
 
@@ -22,6 +23,7 @@ from api.errors import PROBLEM_JSON, http_problem
 from schemas.problems import ProblemSchema
 
 PROBLEM_RESPONSE = "Problem"
+BEARER = "bearer"  # the security scheme: a banker's or player's token of the game in the path
 NOT_JSON = "Send the body as JSON, with Content-Type: application/json."
 
 
@@ -58,7 +60,12 @@ class Blueprint(flask_smorest.Blueprint):
 
 
 class OneOfConverter(OpenAPIConverter):
-    """Documents a schema with a ``type_schemas`` dispatch table as a ``oneOf`` of them."""
+    """Documents a schema with a ``type_schemas`` dispatch table as a ``oneOf`` of them, and
+    what a ``Dict`` field refuses (``dict_keys2properties``)."""
+
+    def init_attribute_functions(self) -> None:
+        super().init_attribute_functions()
+        self.add_attribute_function(dict_keys2properties)
 
     def schema2jsonschema(self, schema: Any) -> dict[str, Any]:
         type_schemas = getattr(schema, "type_schemas", None)
@@ -74,12 +81,34 @@ class OneOfConverter(OpenAPIConverter):
         }
 
 
+def dict_keys2properties(
+    converter: OpenAPIConverter, field: Any, ret: dict[str, Any], **kwargs: Any
+) -> dict[str, Any]:
+    """What a ``Dict`` field refuses, said as JSON Schema says it for an object: its key field
+    as ``propertyNames`` (apispec documents only the values), and a ``Length`` bound as
+    ``minProperties``/``maxProperties`` (apispec writes ``minLength``/``maxLength``, which an
+    object ignores)."""
+    if not isinstance(field, fields.Dict):
+        return {}
+    out: dict[str, Any] = {}
+    for bound in ("min", "max"):
+        if f"{bound}Length" in ret:
+            out[f"{bound}Properties"] = ret.pop(f"{bound}Length")
+    if field.key_field is not None:
+        names = converter.field2property(field.key_field)
+        names.pop("type", None)  # property names are strings whatever the key field says
+        if names:
+            out["propertyNames"] = names
+    return out
+
+
 class TableBankMarshmallowPlugin(MarshmallowPlugin):
     Converter = OneOfConverter
 
 
 class ProblemResponsesPlugin(BasePlugin):
-    """Documents the errors of every operation as problems, and the ETag of game answers."""
+    """Documents the errors of every operation as problems, the ETag of game answers, and the
+    bearer token that every operation on one game needs."""
 
     def operation_helper(
         self, path: str | None = None, operations: dict[str, Any] | None = None, **kwargs: Any
@@ -92,13 +121,16 @@ class ProblemResponsesPlugin(BasePlugin):
                     responses[status] = PROBLEM_RESPONSE
                 elif str(status)[0] == "2" and (about_a_game or method == "post"):
                     responses[status].setdefault("headers", {})["ETag"] = "ETAG"
-            errors = ["422"] if method == "post" else []
+            # Every body is read against a size limit (64 KiB; an import 32 MiB): 413 over it.
+            errors = ["413", "422"] if method == "post" else []
             if about_a_game:
                 errors += ["401", "403", "404"]
                 if method == "post":
                     errors += ["409", "412"]
             for status in errors:
                 responses.setdefault(status, PROBLEM_RESPONSE)
+            if about_a_game:
+                operation.setdefault("security", [{BEARER: []}])
             responses.setdefault("default", PROBLEM_RESPONSE)
 
 
@@ -124,6 +156,15 @@ class TableBankApi(flask_smorest.Api):
             {
                 "description": "A problem (RFC 9457); `code` says which.",
                 "content": {PROBLEM_JSON: {"schema": ProblemSchema}},
+            },
+        )
+        self.spec.components.security_scheme(
+            BEARER,
+            {
+                "type": "http",
+                "scheme": "bearer",
+                "description": "The banker's token or a player's token of the game in the path, "
+                "as `POST /api/v1/games` returned it.",
             },
         )
 

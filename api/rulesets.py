@@ -26,6 +26,7 @@ class RuleSets(MethodView):
 @rulesets_blp.route("/<name>")
 class RuleSet(MethodView):
     @rulesets_blp.response(200, RuleSetSchema)
+    @rulesets_blp.alt_response(404, description="No rule set of that name.")
     def get(self, name: str) -> Any:
         """One rule set: its board, deeds (with their ids), parameters and options."""
         return tablebank().ruleset(name)

@@ -10,6 +10,12 @@ from schemas.fields import MAX_AMOUNT, MAX_ID, MAX_SEQ, Text, ident
 from schemas.rulesets import RuleSetDocumentSchema
 
 MAX_PLAYERS = 8
+# The values ``check_option_values`` accepts, as the OpenAPI document says them.
+OPTION_VALUE_TYPES = [
+    {"type": "boolean"},
+    {"type": "string", "maxLength": MAX_ID},
+    {"type": "integer", "minimum": -MAX_AMOUNT, "maximum": MAX_AMOUNT},
+]
 
 
 class NewGameSchema(Schema):
@@ -26,7 +32,7 @@ class NewGameSchema(Schema):
     )
     options = fields.Dict(
         keys=fields.String(validate=validate.Length(min=1, max=MAX_ID)),
-        values=fields.Raw(),
+        values=fields.Raw(metadata={"anyOf": OPTION_VALUE_TYPES}),
         metadata={"description": "house rules by name; see the rule set's options"},
     )
     ruleset_document = fields.Nested(

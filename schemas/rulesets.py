@@ -25,8 +25,10 @@ class DeedSchema(DocumentSchema):
     position = fields.Integer()
     kind = fields.String(metadata={"description": "street, railroad or utility"})
     group = fields.String()
-    price = fields.Integer()
-    mortgage_value = fields.Integer()
+    price = fields.Integer(
+        allow_none=True, metadata={"description": "null where the banker enters the price"}
+    )
+    mortgage_value = fields.Integer(allow_none=True, metadata={"description": "null with price"})
     rents = fields.List(fields.Integer())
     house_price = fields.Integer()
     hotel_price = fields.Integer()
@@ -94,7 +96,7 @@ class SpaceInputSchema(_Strict):
 
 class OptionInputSchema(_Strict):
     type = fields.String(required=True, validate=validate.OneOf(("boolean", "choice", "amount")))
-    default = fields.Raw()
+    default = fields.Raw(metadata={"not": {"type": "null"}})
     choices = fields.List(fields.String(validate=validate.Length(max=64)))
     description = fields.String(validate=validate.Length(max=500))
 
@@ -118,7 +120,7 @@ class RuleSetDocumentSchema(_Strict):
     players = fields.Nested(PlayersRangeInputSchema)
     parameters = fields.Dict(
         keys=fields.String(validate=validate.Length(max=64)),
-        values=fields.Raw(),
+        values=fields.Raw(metadata={"not": {"type": "null"}}),
         validate=validate.Length(max=40),
         metadata={"description": "money parameters; see the classic rule set for every one"},
     )

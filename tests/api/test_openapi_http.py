@@ -111,3 +111,51 @@ def test_errors_are_described_as_problems(document):
 
 def test_openapi_document_needs_no_token(client):
     assert client.get("/api/v1/openapi.json").status_code == 200
+
+
+# -- what the fuzzing (tests/api/test_schemathesis.py) found the document did not say ----------
+
+
+def test_every_post_documents_the_body_size_limit(document):
+    # API.md: 413 payload_too_large for bodies over 64 KiB (imports: 32 MiB).
+    posts = [ops["post"] for ops in document["paths"].values() if "post" in ops]
+
+    assert len(posts) == 3
+    for post in posts:
+        assert post["responses"]["413"] == {"$ref": "#/components/responses/Problem"}
+
+
+def test_every_operation_on_a_game_needs_its_bearer_token_and_no_other_does(document):
+    scheme = document["components"]["securitySchemes"]["bearer"]
+    assert (scheme["type"], scheme["scheme"]) == ("http", "bearer")
+
+    for path, operations in document["paths"].items():
+        for method, operation in operations.items():
+            if method == "parameters":
+                continue
+            expected = [{"bearer": []}] if "{game}" in path else None
+            assert operation.get("security") == expected, (method, path)
+
+
+def test_option_names_and_values_are_documented_as_the_server_checks_them(document, client):
+    options = document["components"]["schemas"]["NewGame"]["properties"]["options"]
+    body = {"name": "x", "ruleset": "classic", "players": ["A", "B"]}
+
+    assert options["propertyNames"] == {"minLength": 1, "maxLength": 64}
+    assert {"type": "null"} not in options["additionalProperties"]["anyOf"]
+    long_name = client.post("/api/v1/games", json={**body, "options": {"x" * 65: True}})
+    null_value = client.post("/api/v1/games", json={**body, "options": {"free_parking_pot": None}})
+    assert long_name.status_code == 422
+    assert null_value.status_code == 422
+
+
+def test_a_rule_set_documents_its_parameter_count_and_non_null_values(document):
+    parameters = document["components"]["schemas"]["RuleSetDocument"]["properties"]["parameters"]
+    option = document["components"]["schemas"]["OptionInput"]["properties"]["default"]
+
+    # A Length bound on an object is a count of its members, not a string length.
+    assert parameters["maxProperties"] == 40
+    assert "maxLength" not in parameters
+    assert parameters["propertyNames"] == {"maxLength": 64}
+    assert parameters["additionalProperties"] == {"not": {"type": "null"}}
+    assert option == {"not": {"type": "null"}}

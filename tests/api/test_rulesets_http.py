@@ -45,3 +45,24 @@ def test_health_check_is_ok(client):
 
     assert response.status_code == 200
     assert response.json == {"status": "ok"}
+
+
+def test_unknown_rule_set_is_documented_as_not_found(client):
+    document = client.get("/api/v1/openapi.json").json
+
+    responses = document["paths"]["/api/v1/rulesets/{name}"]["get"]["responses"]
+
+    assert responses["404"] == {"$ref": "#/components/responses/Problem"}
+
+
+def test_a_deed_without_a_printed_price_is_shown_and_documented_as_null(client):
+    # Millionaire Elite's plots: the banker enters their price (RULES.md), the box prints none.
+    deeds = client.get("/api/v1/rulesets/millionaire-elite").json["deeds"]
+    document = client.get("/api/v1/openapi.json").json
+    deed = document["components"]["schemas"]["Deed"]["properties"]
+
+    unpriced = [d for d in deeds if d["price"] is None]
+    assert unpriced
+    assert all(d["mortgage_value"] is None for d in unpriced)
+    assert "null" in deed["price"]["type"]
+    assert "null" in deed["mortgage_value"]["type"]
