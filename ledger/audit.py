@@ -130,16 +130,26 @@ def verify_chain(genesis: str, txns: Iterable[Txn]) -> dict[str, Any]:
 
 
 def replay_steps(rs: RuleSet, initial: State, txns: Iterable[Txn]) -> Iterator[dict[str, Any]]:
-    """One step per transaction: the balances and every player's net worth after it."""
+    """One step per transaction: the balances and every player's net worth after it.
+
+    A net worth is cash plus what the player holds besides (``rules.net_worth``), and only a
+    transaction with ``changes`` moves holdings: after one with postings alone (most of a
+    game), each worth is the new cash plus the holdings as they were, with no walk over the
+    board for every player at every step.
+    """
     state = copy_state(initial)
     players = list(state["players"])
+    balances = state["balances"]
+    holdings: dict[str, int] | None = None
     for txn in txns:
         apply_transaction(state, txn)
+        if holdings is None or txn["changes"]:
+            holdings = {p: rules.net_worth(rs, state, p) - balances[p] for p in players}
         yield {
             "seq": txn["seq"],
             "transaction": txn,
-            "balances": dict(state["balances"]),
-            "net_worths": {p: rules.net_worth(rs, state, p) for p in players},
+            "balances": dict(balances),
+            "net_worths": {p: balances[p] + holdings[p] for p in players},
         }
 
 

@@ -10,9 +10,17 @@ from typing import Any
 UNHASHED = ("hash", "voided_by")
 
 
+# One encoder for every call: ``json.dumps`` with these options builds a new one each time.
+_CANONICAL = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
 def canonical(value: Any) -> str:
-    """The canonical serialization hashed into the chain: sorted keys, no whitespace."""
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    """The canonical serialization hashed into the chain: sorted keys, no whitespace.
+
+    The same text as ``json.dumps(value, sort_keys=True, separators=(",", ":"),
+    ensure_ascii=False)``: every hash ever recorded depends on it.
+    """
+    return _CANONICAL.encode(value)
 
 
 def sha256(text: str) -> str:

@@ -43,11 +43,16 @@ class Game(Aggregate):
         players: list[str],
         created_at: str,
     ) -> None:
-        rs = parse_ruleset(ruleset)
+        # A document parsed before is not parsed again: each cold load of a game, and each
+        # load of it as it stood at a past seq, runs this; hashing the document is cheaper
+        # than parsing it. A document that parsed once parses the same again.
+        digest = sha256(canonical(ruleset))
+        rs = _RULESETS.get(digest)
+        if rs is None:
+            rs = _RULESETS.setdefault(digest, parse_ruleset(ruleset))
         self.name = name
         self.ruleset_doc = ruleset
-        self.ruleset_digest = sha256(canonical(ruleset))
-        _RULESETS.setdefault(self.ruleset_digest, rs)
+        self.ruleset_digest = digest
         self.options = options
         self.created_at = created_at
         elite = rs.params["variant"] == "millionaire-elite"

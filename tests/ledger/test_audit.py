@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import copy
 import json
+from uuid import UUID
 
 import pytest
 from ledger_helpers import Table
@@ -238,3 +239,25 @@ def test_the_creation_time_is_covered_by_the_chain(table: Table) -> None:
     with pytest.raises(LedgerError) as caught:
         table.bank.import_game(doc)
     assert (caught.value.code, caught.value.extra["seq"]) == ("log_invalid", 1)
+
+
+def test_a_long_imported_log_is_snapshotted_every_100_transactions_and_at_its_head(
+    table: Table,
+) -> None:
+    """An imported game is loaded, and shown as of any seq, from snapshots as a game played
+    here is: one every 100 versions on the way and one at the head, and each shows the table
+    as it stood then."""
+    while table.state()["last_seq"] < 250:
+        table.record("payment", **{"from": "p1", "to": "p2", "amount": 1})
+        table.record("payment", **{"from": "p2", "to": "p1", "amount": 1})
+    copy_ = table.bank.import_game(json.loads(json.dumps(table.bank.export(table.id))))
+    game_id = UUID(copy_["id"])
+
+    snapshots = list(table.bank.snapshots.get(game_id))  # type: ignore[union-attr]
+    versions = [s.originator_version for s in snapshots]
+    head = table.bank.repository.get(game_id).version
+    assert versions[:-1] == [100, 200] and versions[-1] == head
+    for seq in (3, 99, 150, 201, table.state()["last_seq"]):
+        assert table.bank.game(copy_["id"], seq=seq)["balances"] == (
+            table.bank.game(table.id, seq=seq)["balances"]
+        )

@@ -1,0 +1,245 @@
+"""Load over real HTTP: ``tablebank serve`` in a process of its own, driven by client threads.
+
+Each client thread holds one keep-alive connection and records payments on a table of its
+own for a fixed time, timing each request from send to the last byte of the answer. The
+clients run in this process, on the same machine as the server: they take CPU from it, as a
+banker's phones would not.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import http.client
+import json
+import os
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from benchmarks.workload import payment, percentile
+
+ROOT = Path(__file__).resolve().parent.parent
+# Requests each client sends before its timed window (by default): the first load of a game
+# from the store, the server's first requests and the connection's set-up are not steady state.
+WARM_UP = 5
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class Server:
+    """A running ``tablebank serve`` on a loopback port."""
+
+    def __init__(self, db: str, workers: int, threads: int) -> None:
+        self.port = free_port()
+        env = {**os.environ, "TABLEBANK_DB": db}  # a URL's password stays off the command line
+        self.process = subprocess.Popen(
+            [
+                *(sys.executable, "-m", "api.cli", "serve", "--port", str(self.port)),
+                *("--workers", str(workers), "--threads", str(threads)),
+            ],
+            cwd=ROOT,
+            env=env,
+            stdout=subprocess.DEVNULL,  # the access log: written, as in production, not read
+            stderr=subprocess.DEVNULL,
+        )
+        self.wait_ready(workers)
+
+    def wait_ready(self, workers: int) -> None:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"tablebank serve exited with {self.process.returncode}")
+            with contextlib.suppress(OSError):
+                conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=2)
+                conn.request("GET", "/healthz")
+                if conn.getresponse().status == 200 and len(self.workers()) >= workers:
+                    conn.close()
+                    return
+                conn.close()
+            time.sleep(0.05)
+        raise RuntimeError("tablebank serve did not answer in 60 s")
+
+    def workers(self) -> list[int]:
+        """The gunicorn worker processes (children of the server process)."""
+        path = Path(f"/proc/{self.process.pid}/task/{self.process.pid}/children")
+        try:
+            return [int(pid) for pid in path.read_text().split()]
+        except OSError:
+            return []
+
+    def peak_rss_mib(self) -> dict[str, float]:
+        """Peak resident memory (VmHWM, what ``ru_maxrss`` reports) of the server's processes:
+        the largest worker and all of them with the master."""
+        peaks = [vm_hwm_mib(pid) for pid in self.workers()]
+        master = vm_hwm_mib(self.process.pid)
+        return {"worker_mib": max(peaks, default=0.0), "total_mib": master + sum(peaks)}
+
+    def cpu_seconds(self) -> float:
+        """CPU time (user + system) the server's processes have used so far."""
+        ticks = os.sysconf("SC_CLK_TCK")
+        total = 0.0
+        for pid in [self.process.pid, *self.workers()]:
+            with contextlib.suppress(OSError):
+                fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+                total += (int(fields[11]) + int(fields[12])) / ticks  # utime, stime
+        return total
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                self.process.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+
+
+def vm_hwm_mib(pid: int) -> float:
+    with contextlib.suppress(OSError):
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1024
+    return 0.0
+
+
+@contextlib.contextmanager
+def serving(db: str, workers: int, threads: int) -> Iterator[Server]:
+    server = Server(db, workers, threads)
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+class Client:
+    """One table's banker: a keep-alive connection that records payments."""
+
+    def __init__(self, port: int, game_id: str, token: str) -> None:
+        self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        self.path = f"/api/v1/games/{game_id}/transactions"
+        self.headers = {"Content-Type": "application/json", "Authorization": f"Bearer {token}"}
+        self.sent = 0
+        self.errors = 0
+
+    def pay(self) -> float:
+        """Record one payment; its latency in seconds."""
+        body = json.dumps(payment(self.sent))
+        self.sent += 1
+        started = time.perf_counter()
+        self.conn.request("POST", self.path, body=body, headers=self.headers)
+        response = self.conn.getresponse()
+        response.read()
+        elapsed = time.perf_counter() - started
+        if response.status != 201:
+            self.errors += 1
+        return elapsed
+
+    def close(self) -> None:
+        self.conn.close()
+
+
+def load(
+    server: Server, games: list[list[str]], duration: float, warm_up: int = WARM_UP
+) -> dict[str, float]:
+    """One client thread per game, all recording payments for ``duration`` seconds; with the
+    CPU time per request of the server's processes and of the clients (this process)."""
+    port = server.port
+    clients = [Client(port, gid, token) for gid, token in games]
+    samples: list[list[float]] = [[] for _ in clients]
+    ready = threading.Barrier(len(clients) + 1)
+    window: dict[str, float] = {}
+
+    def drive(n: int) -> None:
+        client = clients[n]
+        for _ in range(warm_up):
+            client.pay()
+        ready.wait()
+        ready.wait()  # the window's start is set between the two
+        while time.perf_counter() < window["end"]:
+            samples[n].append(client.pay())
+
+    threads = [threading.Thread(target=drive, args=(n,)) for n in range(len(clients))]
+    for thread in threads:
+        thread.start()
+    ready.wait()
+    server_cpu, client_cpu = server.cpu_seconds(), time.process_time()
+    window["start"] = time.perf_counter()
+    window["end"] = window["start"] + duration
+    ready.wait()
+    for thread in threads:
+        thread.join()
+    elapsed = time.perf_counter() - window["start"]
+    server_cpu = server.cpu_seconds() - server_cpu
+    client_cpu = time.process_time() - client_cpu
+    for client in clients:
+        client.close()
+    latencies = [s for per_client in samples for s in per_client]
+    return {
+        "tps": len(latencies) / elapsed,
+        "p50_ms": percentile(latencies, 0.50) * 1000,
+        "p99_ms": percentile(latencies, 0.99) * 1000,
+        "requests": len(latencies),
+        "errors": sum(client.errors for client in clients),
+        "server_cpu_ms": server_cpu / max(len(latencies), 1) * 1000,
+        "client_cpu_ms": client_cpu / max(len(latencies), 1) * 1000,
+    }
+
+
+def serial_latencies(
+    port: int, short: list[str], long: list[str], samples: int, warm_up: int = WARM_UP
+) -> dict[str, float]:
+    """(c) over HTTP: one payment on the long game, one on the short one, in turns."""
+    short_client, long_client = Client(port, *short), Client(port, *long)
+    short_times: list[float] = []
+    long_times: list[float] = []
+    for _ in range(warm_up):
+        short_client.pay()
+        long_client.pay()
+    for _ in range(samples):
+        short_times.append(short_client.pay())
+        long_times.append(long_client.pay())
+    errors = short_client.errors + long_client.errors
+    short_client.close()
+    long_client.close()
+    return {
+        "http_latency_short_ms": statistics.median(short_times) * 1000,
+        "http_latency_long_ms": statistics.median(long_times) * 1000,
+        "http_latency_ratio": statistics.median(long_times) / statistics.median(short_times),
+        "http_latency_errors": errors,
+    }
+
+
+def http_part(
+    db: str,
+    games: list[list[str]],
+    long_game: list[str],
+    *,
+    duration: float,
+    samples: int,
+    workers: int,
+    threads: int,
+    warm_up: int = WARM_UP,
+) -> dict[str, Any]:
+    """(a), (c) over HTTP and the server's part of (e), on one store."""
+    out: dict[str, Any] = {}
+    with serving(db, workers, threads) as server:
+        out.update(serial_latencies(server.port, games[0], long_game, samples, warm_up))
+        for tables in (1, len(games)):
+            run = load(server, games[:tables], duration, warm_up)
+            for key, value in run.items():
+                out[f"http{tables}_{key}"] = value
+        peak = server.peak_rss_mib()
+    out["peak_rss_server_worker_mib"] = peak["worker_mib"]
+    out["peak_rss_server_total_mib"] = peak["total_mib"]
+    return out

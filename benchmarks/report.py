@@ -1,0 +1,146 @@
+"""The results as a table: every row, each store's figure, the target and whether it is met.
+
+``python -m benchmarks.report [RESULTS.json]`` prints the Markdown table of a results file
+(default ``benchmarks/results/latest.json``); with ``--write docs/performance.md`` it puts it
+into that page, between the ``results:start`` and ``results:end`` markers.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+DEFAULT_RESULTS = Path(__file__).resolve().parent / "results" / "latest.json"
+
+
+@dataclass(frozen=True)
+class Row:
+    key: str
+    label: str
+    fmt: str  # a format spec for the figure
+    at_least: float | None = None
+    at_most: float | None = None
+
+    def target(self) -> str:
+        if self.at_least is not None:
+            return f"≥ {self.at_least:{self.fmt}}"
+        if self.at_most is not None:
+            return f"≤ {self.at_most:{self.fmt}}"
+        return ""
+
+    def met(self, value: float | None) -> str:
+        if value is None or (self.at_least is None and self.at_most is None):
+            return ""
+        ok = (self.at_least is None or value >= self.at_least) and (
+            self.at_most is None or value <= self.at_most
+        )
+        return "met" if ok else "NOT met"
+
+
+ROWS = (
+    Row("http1_tps", "(a) HTTP, 1 table: transactions/s", ",.0f"),
+    Row("http1_p50_ms", "(a) HTTP, 1 table: p50 ms", ".2f"),
+    Row("http1_p99_ms", "(a) HTTP, 1 table: p99 ms", ".2f", at_most=25),
+    Row("http16_tps", "(a) HTTP, 16 tables: transactions/s", ",.0f"),
+    Row("http16_p50_ms", "(a) HTTP, 16 tables: p50 ms", ".2f"),
+    Row("http16_p99_ms", "(a) HTTP, 16 tables: p99 ms", ".2f", at_most=25),
+    Row("http16_server_cpu_ms", "(a) HTTP, 16 tables: server CPU ms per request", ".2f"),
+    Row("http16_client_cpu_ms", "(a) HTTP, 16 tables: client CPU ms per request", ".2f"),
+    Row("http16_over_raw", "(a)/(b) HTTP 16 tables ÷ raw append rate", ".2f", at_least=0.4),
+    Row("http_errors", "(a) HTTP answers other than 201", ".0f", at_most=0),
+    Row("raw_append_tps", "(b) raw eventsourcing append: events/s", ",.0f"),
+    Row("ledger_tps", "(b) ledger in process: transactions/s", ",.0f"),
+    Row("ledger_over_raw", "(b) ledger ÷ raw append", ".2f"),
+    Row("latency_short_ms", "(c) payment, 10 prior: median ms", ".2f"),
+    Row("latency_long_ms", "(c) payment, long game: median ms", ".2f"),
+    Row("latency_ratio", "(c) long ÷ 10 prior, in process", ".2f", at_most=1.3),
+    Row("http_latency_ratio", "(c) long ÷ 10 prior, over HTTP", ".2f", at_most=1.3),
+    Row("replay_tps", "(d) replay: transactions/s", ",.0f", at_least=20_000),
+    Row("verify_tps", "(d) verify: transactions/s", ",.0f"),
+    Row("import_tps", "(d) import: transactions/s", ",.0f"),
+    Row("replay_cpu_tps", "(d) replay: transactions per CPU second", ",.0f"),
+    Row("verify_cpu_tps", "(d) verify: transactions per CPU second", ",.0f"),
+    Row("import_cpu_tps", "(d) import: transactions per CPU second", ",.0f"),
+    Row("peak_rss_inprocess_mib", "(e) peak RSS, in-process run: MiB", ".0f"),
+    Row("peak_rss_server_worker_mib", "(e) peak RSS, server worker: MiB", ".0f"),
+    Row("peak_rss_server_total_mib", "(e) peak RSS, server, all processes: MiB", ".0f"),
+)
+STORE_NAMES = {"sqlite": "SQLite", "postgres": "PostgreSQL"}
+
+
+def figure(row: Row, results: dict[str, Any]) -> float | None:
+    value = results.get(row.key)
+    if row.key == "http_errors" and "http1_errors" in results:
+        value = results["http1_errors"] + results["http16_errors"]
+        value += results.get("http_latency_errors", 0)
+    return None if value is None else float(value)
+
+
+def markdown(doc: dict[str, Any]) -> str:
+    """The results table in Markdown: one column per store, then the target and verdicts."""
+    stores = list(doc["stores"])
+    head = ["", *(STORE_NAMES.get(s, s) for s in stores), "target", "met"]
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for row in ROWS:
+        cells = [row.label]
+        verdicts = []
+        for store in stores:
+            value = figure(row, doc["stores"][store])
+            cells.append("n/a" if value is None else f"{value:{row.fmt}}")
+            verdict = row.met(value)
+            if verdict:
+                verdicts.append(f"{STORE_NAMES.get(store, store)}: {verdict}")
+        cells += [row.target(), ", ".join(verdicts)]
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def summary(doc: dict[str, Any]) -> str:
+    """One line on the run: the size of the long game, durations, the server and the load."""
+    c, m = doc["config"], doc["machine"]
+    return (
+        f"Long game: {c['transactions']:,} transactions; HTTP windows {c['duration']} s; "
+        f"{c['samples']} latency samples; server `--workers {c['workers']} --threads "
+        f"{c['threads']}`; {m['cores']} cores ({m['cpu']}), Python {m['python']}, "
+        f"SQLite {m['sqlite']} on {m['sqlite_dir_filesystem']} "
+        f"({m['fsyncs_per_s']} fdatasync/s), PostgreSQL "
+        f"{m['postgresql'] or 'n/a'}; load average {m['load_average_at_start']} at the start, "
+        f"{doc.get('load_average_at_end')} at the end{' (--quick)' if c['quick'] else ''}."
+    )
+
+
+START, END = "<!-- results:start -->", "<!-- results:end -->"
+
+
+def write_into(page: Path, doc: dict[str, Any]) -> None:
+    """Replace what stands between the results markers of ``page`` with this run's table."""
+    text = page.read_text(encoding="utf-8")
+    head, found, rest = text.partition(START)
+    _, found_end, tail = rest.partition(END)
+    if not (found and found_end):
+        raise SystemExit(f"{page} has no {START} ... {END} markers")
+    table = f"{markdown(doc)}\n\n{summary(doc)}"
+    page.write_text(f"{head}{START}\n{table}\n{END}{tail}", encoding="utf-8")
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m benchmarks.report", description=__doc__)
+    ap.add_argument("results", nargs="?", type=Path, default=DEFAULT_RESULTS)
+    ap.add_argument("--write", type=Path, metavar="PAGE", help="put the table into PAGE")
+    args = ap.parse_args(argv)
+    doc = json.loads(args.results.read_text(encoding="utf-8"))
+    if args.write:
+        write_into(args.write, doc)
+        return 0
+    print(markdown(doc))
+    print()
+    print(summary(doc))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

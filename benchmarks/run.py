@@ -1,0 +1,206 @@
+"""The benchmark suite of issue 6 on SQLite and PostgreSQL: ``python -m benchmarks``.
+
+For each store, in a fresh database (a SQLite file in a temporary folder, a new PostgreSQL
+schema dropped at the end):
+
+- (a) transactions/s, p50 and p99 latency of payments over real HTTP against ``tablebank
+  serve``, with 1 and with 16 tables (one client thread per table), for a fixed time;
+- (b) the ledger's in-process transactions/s against the raw eventsourcing append of a
+  one-field aggregate on the same store settings, as a ratio; and HTTP at 16 tables over
+  that raw rate;
+- (c) the latency of a payment on a game with 10,000 prior transactions over one with 10,
+  in process and over HTTP;
+- (d) import, replay and verify rates of the 10,000-transaction game;
+- (e) peak memory: ``ru_maxrss`` of the in-process run (a process of its own) and the peak
+  RSS (VmHWM) of the server's processes.
+
+It prints the results as a Markdown table (the one in ``docs/performance.md``) and writes
+them, with a description of the machine, to ``benchmarks/results/latest.json``.
+``--quick`` is a smoke run of a few seconds: its figures mean nothing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+
+from benchmarks import machine, report
+from benchmarks.http_load import ROOT, WARM_UP, http_part
+from benchmarks.workload import long_game_document
+
+# The URL the tests use (tests/stores.py; what .ci/run creates).
+DEFAULT_POSTGRES = "postgresql://tablebank_test:tablebank_test@127.0.0.1:5432/tablebank_test"
+TABLES = 16
+# A smoke run's figures mean nothing: they never replace the results the doc shows.
+QUICK_RESULTS = report.DEFAULT_RESULTS.with_name("quick.json")
+
+
+class StoreUnavailable(Exception):
+    """A store asked for cannot be reached."""
+
+
+def postgres_base_url() -> str:
+    return (
+        os.environ.get("TABLEBANK_BENCH_POSTGRES")
+        or os.environ.get("TABLEBANK_TEST_POSTGRES")
+        or DEFAULT_POSTGRES
+    )
+
+
+@contextmanager
+def fresh_database(store: str, sqlite_dir: str | None) -> Iterator[str]:
+    """A new, empty database of ``store`` as a ``--db`` value; removed afterwards."""
+    if store == "sqlite":
+        with tempfile.TemporaryDirectory(prefix="tablebank-bench-", dir=sqlite_dir) as folder:
+            yield str(Path(folder) / "bench.sqlite")
+        return
+    import psycopg
+    from psycopg.sql import SQL, Identifier
+
+    url = postgres_base_url()
+    schema = f"bench_{uuid.uuid4().hex[:12]}"
+    try:
+        admin = psycopg.connect(url, autocommit=True, connect_timeout=5)
+    except psycopg.Error as error:
+        reason = " ".join(str(error).split())
+        raise StoreUnavailable(f"PostgreSQL is not reachable: {reason}") from None
+    with admin:
+        admin.execute(SQL("CREATE SCHEMA {}").format(Identifier(schema)))
+        try:
+            parts = urlsplit(url)
+            query = dict(parse_qsl(parts.query))
+            query["schema"] = schema
+            yield urlunsplit(parts._replace(query=urlencode(query)))
+        finally:
+            admin.execute(SQL("DROP SCHEMA IF EXISTS {} CASCADE").format(Identifier(schema)))
+
+
+def in_process_part(db: str, document: Path, args: argparse.Namespace) -> dict[str, Any]:
+    """The in-process parts, in a child process (``benchmarks.inprocess``)."""
+    command = [sys.executable, "-m", "benchmarks.inprocess", "--document", str(document)]
+    command += ["--duration", str(args.duration), "--samples", str(args.samples)]
+    command += ["--tables", str(TABLES)]
+    done = subprocess.run(
+        command,
+        cwd=ROOT,
+        env={**os.environ, "TABLEBANK_DB": db},
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if done.returncode != 0:
+        raise RuntimeError(f"the in-process run failed:\n{done.stderr}")
+    return dict(json.loads(done.stdout.strip().splitlines()[-1]))
+
+
+def run_store(store: str, document: Path, args: argparse.Namespace) -> dict[str, Any]:
+    with fresh_database(store, args.sqlite_dir) as db:
+        started = time.perf_counter()
+        results = in_process_part(db, document, args)
+        print(f"{store}: in process {time.perf_counter() - started:.1f} s", flush=True)
+        started = time.perf_counter()
+        games = results.pop("http_games")
+        long_game = [results.pop("long_game_id"), results.pop("long_game_token")]
+        results.update(
+            http_part(
+                db,
+                games,
+                long_game,
+                duration=args.duration,
+                samples=args.samples,
+                workers=args.workers,
+                threads=args.threads,
+                warm_up=1 if args.quick else WARM_UP,
+            )
+        )
+        print(f"{store}: over HTTP {time.perf_counter() - started:.1f} s", flush=True)
+    results["http16_over_raw"] = results["http16_tps"] / results["raw_append_tps"]
+    return results
+
+
+def parser() -> argparse.ArgumentParser:
+    ap = argparse.ArgumentParser(
+        prog="python -m benchmarks",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    ap.add_argument("--quick", action="store_true", help="a smoke run: small and short")
+    ap.add_argument("--stores", default="sqlite,postgres", help="comma-separated (default: both)")
+    ap.add_argument("--transactions", type=int, help="the long game (default 10000; quick 100)")
+    ap.add_argument("--duration", type=float, help="seconds per rate (default 10; quick 0.3)")
+    ap.add_argument("--samples", type=int, help="latency samples (default 300; quick 10)")
+    ap.add_argument("--workers", type=int, default=2, help="server worker processes")
+    ap.add_argument("--threads", type=int, default=8, help="threads per server worker")
+    ap.add_argument("--sqlite-dir", help="folder for the SQLite file (default: the temp dir)")
+    ap.add_argument(
+        "--json",
+        type=Path,
+        help=f"where to write the results (default {report.DEFAULT_RESULTS.relative_to(ROOT)}; "
+        f"with --quick, {QUICK_RESULTS.relative_to(ROOT)}, never committed)",
+    )
+    return ap
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parser().parse_args(argv)
+    quick = args.quick
+    args.json = args.json or (QUICK_RESULTS if quick else report.DEFAULT_RESULTS)
+    args.transactions = args.transactions or (100 if quick else 10_000)
+    args.duration = args.duration or (0.3 if quick else 10.0)
+    args.samples = args.samples or (10 if quick else 300)
+    stores = [s.strip() for s in args.stores.split(",") if s.strip()]
+    unknown = set(stores) - set(report.STORE_NAMES)
+    if unknown or not stores:
+        print(f"unknown store {', '.join(sorted(unknown))}; try sqlite,postgres", file=sys.stderr)
+        return 2
+    sqlite_dir = args.sqlite_dir or tempfile.gettempdir()
+    doc: dict[str, Any] = {
+        "started": datetime.now(UTC).isoformat(timespec="seconds"),
+        "machine": machine.describe(
+            0.2 if quick else 1.0, sqlite_dir, postgres_base_url() if "postgres" in stores else None
+        ),
+        "config": {
+            "quick": quick,
+            "transactions": args.transactions,
+            "duration": args.duration,
+            "samples": args.samples,
+            "workers": args.workers,
+            "threads": args.threads,
+            "tables": TABLES,
+        },
+        "stores": {},
+    }
+    with tempfile.TemporaryDirectory(prefix="tablebank-bench-doc-") as folder:
+        document = Path(folder) / "long-game.json"
+        started = time.perf_counter()
+        document.write_text(json.dumps(long_game_document(args.transactions)), encoding="utf-8")
+        print(f"long game of {args.transactions:,} built in {time.perf_counter() - started:.1f} s")
+        for store in stores:
+            started = time.perf_counter()
+            try:
+                doc["stores"][store] = run_store(store, document, args)
+            except StoreUnavailable as reason:
+                print(f"{store}: {reason}", file=sys.stderr)
+                return 1
+            print(f"{store} done in {time.perf_counter() - started:.1f} s", flush=True)
+    doc["load_average_at_end"] = machine.load_average()
+    args.json.parent.mkdir(parents=True, exist_ok=True)
+    args.json.write_text(json.dumps(doc, indent=2) + "\n", encoding="utf-8")
+    print()
+    print(report.markdown(doc))
+    print()
+    print(report.summary(doc))
+    print(f"\nwritten to {args.json}")
+    return 0

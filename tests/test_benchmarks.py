@@ -1,0 +1,59 @@
+"""The benchmark suite (``make bench``) runs whole on this run's store and reports every row.
+
+A smoke run (``--quick``, a tiny long game): its figures mean nothing on a shared machine, so
+none is checked against a target; what is checked is that every row of the table has a
+figure for the store, that the results file holds them with the machine it ran on, and that
+no HTTP request of the load failed.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from stores import DEFAULT_POSTGRES, Store
+
+from benchmarks.report import ROWS
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.mark.e2e
+def test_quick_run_reports_every_row(store: Store, tmp_path: Path) -> None:
+    kind = "postgres" if store.name == "postgres" else "sqlite"  # memory: a SQLite file
+    results = tmp_path / "results.json"
+    env = dict(os.environ)
+    if kind == "postgres":
+        env["TABLEBANK_BENCH_POSTGRES"] = (
+            os.environ.get("TABLEBANK_TEST_POSTGRES") or DEFAULT_POSTGRES
+        )
+    command = [sys.executable, "-m", "benchmarks", "--quick", "--stores", kind]
+    command += ["--transactions", "40", "--samples", "5", "--duration", "0.2"]
+    command += ["--workers", "1", "--threads", "4", "--sqlite-dir", str(tmp_path)]
+    command += ["--json", str(results)]
+    done = subprocess.run(
+        command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=120, check=False
+    )
+    assert done.returncode == 0, done.stderr
+
+    doc = json.loads(results.read_text(encoding="utf-8"))
+    figures = doc["stores"][kind]
+    missing = [row.key for row in ROWS if row.key != "http_errors" and row.key not in figures]
+    assert missing == []
+    assert figures["transactions"] == 40
+    assert figures["http1_errors"] == figures["http16_errors"] == 0
+    assert figures["http_latency_errors"] == 0
+    assert figures["http1_requests"] > 0 and figures["http16_requests"] > 0
+    for key in ("cores", "cpu", "python", "sqlite", "eventsourcing"):
+        assert doc["machine"][key], key
+    if kind == "postgres":
+        assert doc["machine"]["postgresql"]
+    # The printed table has a line for every row, with a figure in the store's column.
+    lines = {line.split(" | ")[0].lstrip("| "): line for line in done.stdout.splitlines()}
+    for row in ROWS:
+        assert row.label in lines, row.label
+        assert "n/a" not in lines[row.label].split(" | ")[1], row.label
