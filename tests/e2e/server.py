@@ -24,6 +24,7 @@ import sys
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
@@ -228,3 +229,14 @@ def _live_members(group: int) -> list[int]:
         if int(fields[2]) == group and fields[0] != "Z":
             members.append(int(entry.name))
     return members
+
+
+@contextlib.contextmanager
+def serving(store: Any, log_dir: Path) -> Iterator[Server]:
+    """A server on a new database of the run's store (``tests/stores.py``), dropped after."""
+    db = store.new(durable=True)
+    try:
+        with Server(db, log_dir / "server.log") as running:
+            yield running
+    finally:
+        store.drop(db)

@@ -16,62 +16,40 @@ Millionaire Elite table at phone and laptop sizes.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from server import Server
+from browser import chromium
+from server import Server, serving
 from stores import Store
 
 pytestmark = pytest.mark.e2e
 
-CHROMIUM = os.environ.get("TABLEBANK_CHROMIUM", "/usr/bin/chromium")
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run"]
 PHONE = {"width": 360, "height": 740}
 LAPTOP = {"width": 1280, "height": 800}
 WAIT_MS = 10_000
 
 
-def unavailable(reason: str) -> None:
-    if os.environ.get("TABLEBANK_REQUIRE_ALL") == "1":
-        pytest.fail(f"{reason} (TABLEBANK_REQUIRE_ALL=1)")
-    pytest.skip(reason)
-
-
-try:
-    from playwright.sync_api import Browser, Locator, Page, expect, sync_playwright
-except ImportError:  # pragma: no cover - the test extra installs it
-    sync_playwright = None
+# Without Playwright, browser.chromium() skips (or fails under TABLEBANK_REQUIRE_ALL=1).
+with contextlib.suppress(ImportError):
+    from playwright.sync_api import Browser, Locator, Page, expect
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory, store: Store) -> Iterator[Server]:
-    log = tmp_path_factory.mktemp("console-variants") / "server.log"
-    db = store.new(durable=True)
-    try:
-        with Server(db, log) as running:
-            yield running
-    finally:
-        store.drop(db)
+    with serving(store, tmp_path_factory.mktemp("console-variants")) as running:
+        yield running
 
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
-    if sync_playwright is None:
-        unavailable("Playwright for Python is not installed (pip install -e '.[test]')")
-    if not (Path(CHROMIUM).is_file() or shutil.which(CHROMIUM)):
-        unavailable(f"no chromium at {CHROMIUM} (apt-get install -y chromium)")
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        expect.set_options(timeout=WAIT_MS)
-        try:
-            yield browser
-        finally:
-            browser.close()
+    with chromium(WAIT_MS) as browser:
+        yield browser
 
 
 def new_page(browser: Browser, request: pytest.FixtureRequest, locale: str = "en-US") -> Page:

@@ -1996,10 +1996,12 @@ def _machine_store(store: Store) -> None:
     LedgerMachine.store = store
 
 
-LedgerMachine.TestCase.settings = settings(
+# The settings of every state machine (this one and test_variant_machine.py).
+MACHINE_SETTINGS = settings(
     **PROFILES.get(os.environ.get("HYPOTHESIS_PROFILE", "ci"), PROFILES["ci"]),
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow],
 )
+LedgerMachine.TestCase.settings = MACHINE_SETTINGS
 
 TestLedgerStateMachine = LedgerMachine.TestCase

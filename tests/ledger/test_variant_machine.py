@@ -41,12 +41,11 @@ from __future__ import annotations
 
 import copy
 import functools
-import os
 from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, event, note, settings
+from hypothesis import event, note
 from hypothesis import strategies as st
 from hypothesis.stateful import (
     RuleBasedStateMachine,
@@ -55,7 +54,7 @@ from hypothesis.stateful import (
     rule,
 )
 from stores import Store
-from test_state_machine import PRICE, RAILROADS, STREETS, UTILITIES, bucket
+from test_state_machine import MACHINE_SETTINGS, PRICE, RAILROADS, STREETS, UTILITIES, bucket
 
 from ledger.application import TableBank
 from ledger.errors import LedgerError
@@ -1624,23 +1623,12 @@ class VariantMachine(RuleBasedStateMachine):
             self.store.drop(self.db)
 
 
-PROFILES: dict[str, dict[str, Any]] = {
-    "dev": {"max_examples": 10, "stateful_step_count": 30},
-    "ci": {"max_examples": 40, "stateful_step_count": 40},
-    "thorough": {"max_examples": 300, "stateful_step_count": 120},
-}
-
-
 @pytest.fixture(autouse=True)
 def _variant_store(store: Store) -> None:
     """Each machine keeps its tables in a fresh database of the run's store."""
     VariantMachine.store = store
 
 
-VariantMachine.TestCase.settings = settings(
-    **PROFILES.get(os.environ.get("HYPOTHESIS_PROFILE", "ci"), PROFILES["ci"]),
-    deadline=None,
-    suppress_health_check=[HealthCheck.too_slow],
-)
+VariantMachine.TestCase.settings = MACHINE_SETTINGS  # the classic machine's profiles
 
 TestVariantStateMachine = VariantMachine.TestCase
