@@ -17,7 +17,7 @@ from apispec.ext.marshmallow import MarshmallowPlugin, OpenAPIConverter
 from flask import Request, Response
 from marshmallow import fields
 from webargs.flaskparser import FlaskParser, abort, is_json_request
-from werkzeug.exceptions import HTTPException
+from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
 from api.errors import PROBLEM_JSON, http_problem
 from schemas.problems import ProblemSchema
@@ -31,6 +31,15 @@ class JSONParser(FlaskParser):
     """webargs' Flask parser, refusing bad JSON with 422 like any invalid input."""
 
     def _raw_load_json(self, req: Request) -> Any:
+        # A chunked body has no Content-Length to refuse up front, and werkzeug stops
+        # reading it at the limit without a word: the body would look cut short (422).
+        limit = req.max_content_length
+        if (
+            req.content_length is None
+            and limit is not None
+            and len(req.get_data(cache=True)) >= limit
+        ):
+            raise RequestEntityTooLarge()
         if not is_json_request(req) and req.get_data(cache=True):
             # webargs would ignore the body and report every field missing.
             abort(422, messages={"json": {"_schema": [NOT_JSON]}})

@@ -36,6 +36,7 @@ Check -> tests (``here`` is this module):
 from __future__ import annotations
 
 import hashlib
+import io
 import json
 import logging
 from typing import Any
@@ -195,3 +196,30 @@ def test_a_failure_logs_no_token(table, client, caplog, monkeypatch):
     assert "the store went away" in caplog.text  # the log is there to be searched
     for token in (table.banker, *table.tokens.values()):
         assert token not in caplog.text
+
+
+def test_a_chunked_body_over_the_limit_is_413_not_a_body_cut_short(table, client):
+    """A chunked body has no Content-Length to refuse up front; werkzeug stops reading it at
+    the limit, which once made it look like cut-off JSON (422). Under the limit it records."""
+
+    def chunked(size: int) -> dict[str, Any]:
+        body = json.dumps({"type": "salary", "player": "p1"}).encode()
+        stream = io.BytesIO(body + b" " * (size - len(body)))
+        return {
+            "input_stream": stream,
+            "content_type": "application/json",
+            "headers": {**table.auth(), "Transfer-Encoding": "chunked"},
+            # As gunicorn says of a chunked body it has decoded: read to its end.
+            "environ_overrides": {"wsgi.input_terminated": True},
+        }
+
+    too_large = client.post(table.url + "/transactions", **chunked(LIMIT + 1000))
+
+    assert too_large.status_code == 413
+    assert too_large.json["code"] == "payload_too_large"
+    assert table.state()["last_seq"] == 3
+
+    small = client.post(table.url + "/transactions", **chunked(1000))
+
+    assert small.status_code == 201
+    assert table.state()["balances"]["p1"] == 1500 + 200  # RULES.md: GO salary 200
