@@ -258,6 +258,5 @@ def test_a_long_imported_log_is_snapshotted_every_100_transactions_and_at_its_he
     head = table.bank.repository.get(game_id).version
     assert versions[:-1] == [100, 200] and versions[-1] == head
     for seq in (3, 99, 150, 201, table.state()["last_seq"]):
-        assert table.bank.game(copy_["id"], seq=seq)["balances"] == (
-            table.bank.game(table.id, seq=seq)["balances"]
-        )
+        imported = table.bank.game(copy_["id"], seq=seq)["balances"]
+        assert imported == table.bank.game(table.id, seq=seq)["balances"]
