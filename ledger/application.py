@@ -49,6 +49,7 @@ from ledger.state import State, apply_transaction, copy_state
 
 NAMESPACE = uuid5(NAMESPACE_URL, "https://tablebank.invalid/")
 GAMES_LOG_ID = uuid5(NAMESPACE, "games")
+STATUS_LOG_ID = uuid5(NAMESPACE, "game statuses")
 WRITE_ATTEMPTS = 60
 SNAPSHOT_INTERVAL = 100
 # After a lost race with another process, wait a random moment (up to this many seconds per
@@ -95,6 +96,17 @@ class GameListed(DomainEvent):
     name: str
     ruleset: str
     created: str
+    # Whether a change of this game's status is logged in the status log (every game listed
+    # since that log exists); an older line lacks the field, and its game is read instead.
+    statuses_logged: bool = False
+
+
+class GameStatusLogged(DomainEvent):
+    """A game's new status (``finished``), saved in the write of the transaction that set it,
+    so that the list of games need not load every game to show its status."""
+
+    game_id: UUID
+    status: str
 
 
 def hash_token(token: str) -> str:
@@ -111,6 +123,9 @@ class TableBank(Application[UUID]):
         super().__init__(env)
         self.games_log: EventSourcedLog[GameListed] = EventSourcedLog(
             self.events, GAMES_LOG_ID, GameListed
+        )
+        self.status_log: EventSourcedLog[GameStatusLogged] = EventSourcedLog(
+            self.events, STATUS_LOG_ID, GameStatusLogged
         )
         self._access_cache: dict[str, tuple[UUID, str]] = {}
         self._locks: dict[str, threading.Lock] = {}
@@ -184,10 +199,7 @@ class TableBank(Application[UUID]):
         tokens = {"banker": secrets.token_urlsafe(32)}
         tokens.update({pid: secrets.token_urlsafe(32) for pid in game.state["players"]})
         grants = [Access(hash_token(t), game.id, role) for role, t in tokens.items()]
-        listed = self.games_log.trigger_event(
-            game_id=game.id, name=game.name, ruleset=game.ruleset.name, created=created
-        )
-        self._save_retrying_log(game, grants, listed)
+        self._save_retrying_log(game, grants, created)
         if snapshots and self.snapshots is not None:
             self.snapshots.put(snapshots)
         view = game_view(game)
@@ -195,32 +207,44 @@ class TableBank(Application[UUID]):
         view["tokens"] = tokens
         return view
 
-    def _save_retrying_log(self, game: Game, grants: list[Access], listed: GameListed) -> None:
+    def _save_retrying_log(self, game: Game, grants: list[Access], created: str) -> None:
         # Take the events once: a failed save has already taken them off the aggregates, and
         # a retry must save the game and its tokens again, not just its line in the list.
         pending: list[Any] = list(game.collect_events())
         for grant in grants:
             pending += grant.collect_events()
         for _ in range(WRITE_ATTEMPTS):
+            # At the next free positions of the logs (another game may have just taken one).
+            logged: list[Any] = [
+                self.games_log.trigger_event(
+                    game_id=game.id,
+                    name=game.name,
+                    ruleset=game.ruleset.name,
+                    created=created,
+                    statuses_logged=True,
+                )
+            ]
+            if game.state["status"] != "active":  # an imported game that had finished
+                logged.append(
+                    self.status_log.trigger_event(game_id=game.id, status=game.state["status"])
+                )
             try:
-                self.save(*pending, listed)
+                self.save(*pending, *logged)
                 break
             except IntegrityError:
-                # Another game was listed at the same log position; take the next one.
-                listed = self.games_log.trigger_event(
-                    game_id=listed.game_id,
-                    name=listed.name,
-                    ruleset=listed.ruleset,
-                    created=listed.created,
-                )
+                continue
         else:  # pragma: no cover
             raise RuntimeError("could not list the new game")
 
     def list_games(self) -> list[dict[str, Any]]:
         """Every game this server holds: id, name, rule set, status, created."""
+        logged = {e.game_id: e.status for e in self.status_log.get()}  # the last one wins
         out = []
         for listed in self.games_log.get():
-            status = self._load(listed.game_id).state["status"]
+            if getattr(listed, "statuses_logged", False):
+                status = logged.get(listed.game_id, "active")
+            else:  # listed before statuses were logged: read the game itself
+                status = self._load(listed.game_id).state["status"]
             out.append(
                 {
                     "id": str(listed.game_id),
@@ -333,11 +357,16 @@ class TableBank(Application[UUID]):
                     f"the game is at version {game_view_version(game)}, not {if_match}",
                     current=game_view_version(game),
                 )
+            status = game.state["status"]
             txn = game.record(body, by=by, history=self._history(game))
             view = transaction_view(txn)
             saving: list[Any] = [game]
             if key is not None:
                 saving.append(IdempotentWrite(game.id, key, body_digest, view))
+            if game.state["status"] != status:  # in the same write, or not at all
+                saving.append(
+                    self.status_log.trigger_event(game_id=game.id, status=game.state["status"])
+                )
             try:
                 self.save(*saving)
             except IntegrityError:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from typing import Any
+from uuid import UUID
 
 import pytest
 from ledger_helpers import Table
@@ -150,3 +151,47 @@ def test_a_game_whose_place_in_the_list_another_bank_took_is_stored(
     finally:
         first.close()
         second.close()
+
+
+def test_the_list_shows_a_finished_game_without_loading_any_game(
+    table: Table, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The status comes from the status log, written with the transaction that set it."""
+    other = table.bank.create_game("still playing", "classic", ["Cy", "Dee"])
+    table.record("finish")
+
+    def no_loading(*_: Any, **__: Any) -> Any:
+        raise AssertionError("list_games loaded a game")
+
+    monkeypatch.setattr(table.bank, "_load", no_loading)
+    statuses = {game["id"]: game["status"] for game in table.bank.list_games()}
+    assert statuses == {table.id: "finished", other["id"]: "active"}
+
+
+def test_an_imported_finished_game_is_listed_as_finished(table: Table) -> None:
+    table.record("finish")
+    copy_ = table.bank.import_game(table.bank.export(table.id))
+
+    statuses = {game["id"]: game["status"] for game in table.bank.list_games()}
+    assert statuses == {table.id: "finished", copy_["id"]: "finished"}
+
+
+def test_a_game_listed_before_statuses_were_logged_is_read_for_its_status(
+    table: Table,
+) -> None:
+    """A line of the list written by an earlier version has no ``statuses_logged``: its game
+    finished without a line in the status log, so the list reads the game itself."""
+    gid = UUID(table.id)
+    old = table.bank.create_game("listed long ago", "classic", ["Cy", "Dee"])
+    old_id = UUID(old["id"])
+    finished = table.bank.repository.get(old_id)
+    finished.record({"type": "finish"})
+    table.bank.save(finished)  # as an earlier version saved it: no status line
+    legacy = table.bank.games_log.trigger_event(
+        game_id=old_id, name="listed long ago", ruleset="classic", created=old["created"]
+    )
+    del legacy.__dict__["statuses_logged"]  # as it was stored before the field existed
+    table.bank.save(legacy)
+
+    listed = [(game["id"], game["status"]) for game in table.bank.list_games()]
+    assert listed == [(str(gid), "active"), (old["id"], "active"), (old["id"], "finished")]
