@@ -427,7 +427,13 @@ def mortgage(d: Draft, body: Body) -> None:
     deed, owner = d.owned_deed(body["property"])
     if d.prop(deed.slug)["mortgaged"]:
         raise RuleViolation("mortgaged", f"{deed.slug} is mortgaged already")
-    if rules.group_has_buildings(d.rs, d.state, deed.slug):
+    if d.elite:
+        # Millionaire Elite: the plot's own buildings are sold first (RULES.md 4); a bare
+        # plot of a built branch may be mortgaged, and then the branch stops building.
+        built = d.prop(deed.slug)
+        if built["houses"] or built["hotel"]:
+            raise RuleViolation("group_has_buildings", f"sell {deed.slug}'s buildings first")
+    elif rules.group_has_buildings(d.rs, d.state, deed.slug):
         raise RuleViolation("group_has_buildings", f"sell the {deed.group} group's buildings first")
     deed = d.priced(deed, body.get("price"))
     assert deed.mortgage_value is not None

@@ -562,6 +562,19 @@ def test_a_mortgage_pays_half_the_plots_value(branch: Table) -> None:
     assert txn["postings"] == [{"from": "bank", "to": "p1", "amount": 120}]
 
 
+def test_a_bare_plot_of_a_built_branch_may_be_mortgaged(built: Table) -> None:
+    """RULES.md 4: "Mortgage: sell the plot's buildings first" (the plot's, not the branch's)."""
+    built.record("sell_buildings", property="b1-2", houses=1)
+    txn = built.record("mortgage", property="b1-2")
+    # Half of 240; b1-1 keeps its branch.
+    assert txn["postings"] == [{"from": "bank", "to": "p1", "amount": 120}]
+    assert built.state()["properties"]["b1-1"]["houses"] == 1
+
+
+def test_a_plot_with_a_branch_on_it_cannot_be_mortgaged(built: Table) -> None:
+    assert built.refused("mortgage", property="b1-1").code == "group_has_buildings"
+
+
 def test_lifting_a_mortgage_costs_half_plus_10_percent_of_the_full_value(branch: Table) -> None:
     branch.record("mortgage", property="b1-2")
     txn = branch.record("unmortgage", property="b1-2")

@@ -431,7 +431,13 @@ def check_table(board: Board, view: dict[str, Any]) -> None:
         levels = [level(board, props[s]) for s in slugs]
         assert max(levels) - min(levels) <= 1, f"{group} stands uneven: {levels}"
         if max(levels):
-            assert not any(props[s]["mortgaged"] for s in slugs), f"{group} built, mortgaged"
+            # (An Elite plot is mortgaged once its own buildings are sold, RULES.md 4.)
+            mortgaged = [s for s in slugs if props[s]["mortgaged"]]
+            assert (
+                not any(level(board, props[s]) for s in mortgaged)
+                if board.elite
+                else (not mortgaged)
+            ), f"{group} built, mortgaged"
             if not board.elite:
                 # (An Elite plot that stands bare may be auctioned out of a built branch.)
                 owners = {props[s]["owner"] for s in slugs}
