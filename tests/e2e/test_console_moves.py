@@ -1,0 +1,285 @@
+"""The banker records an auction, cards, jail and IOUs through the console's dialogs, in
+Debian's chromium headless against a real `tablebank serve`; each figure on the table is then
+checked against the ledger too (GET the game), so a display bug and a ledger bug are told apart.
+
+Needs what tests/e2e/test_console.py needs (Playwright for Python, /usr/bin/chromium); without
+them these tests skip, unless TABLEBANK_REQUIRE_ALL=1 makes that a failure. Figures are those
+of RULES.md, quoted where they are used.
+"""
+
+# The console writes a true multiplication sign in its previews: the expected text holds the
+# same character, which RUF001/RUF003 would take for a look-alike.
+# ruff: noqa: RUF001, RUF003
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from browser import chromium
+from server import Server, serving
+from stores import Store
+
+pytestmark = pytest.mark.e2e
+
+PHONE = {"width": 360, "height": 740}
+WAIT_MS = 10_000
+
+
+# Without Playwright, browser.chromium() skips (or fails under TABLEBANK_REQUIRE_ALL=1).
+with contextlib.suppress(ImportError):
+    from playwright.sync_api import Browser, Locator, Page, expect
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory, store: Store) -> Iterator[Server]:
+    with serving(store, tmp_path_factory.mktemp("console-moves")) as running:
+        yield running
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    with chromium(WAIT_MS) as browser:
+        yield browser
+
+
+def new_page(browser: Browser, request: pytest.FixtureRequest) -> Page:
+    """A page in a context of its own; at the end of the test, no script error and no
+    Content-Security-Policy violation may have been reported, and every POST the console sent
+    to the API carried an Idempotency-Key."""
+    context = browser.new_context(viewport=PHONE, locale="en-US")
+    problems: list[str] = []
+    page = context.new_page()
+    page.on(
+        "request",
+        lambda req: (
+            problems.append(f"POST without an Idempotency-Key: {req.url}")
+            if req.method == "POST"
+            and "/api/v1/" in req.url
+            and not req.headers.get("idempotency-key")
+            else None
+        ),
+    )
+    page.on("pageerror", lambda err: problems.append(f"page error: {err}"))
+    page.on(
+        "console",
+        lambda msg: (
+            problems.append(msg.text)
+            if msg.type == "error" and "Failed to load resource" not in msg.text
+            else None
+        ),
+    )
+
+    def finish() -> None:
+        context.close()
+        assert problems == []
+
+    request.addfinalizer(finish)
+    return page
+
+
+# -- steps ---------------------------------------------------------------------------------
+
+
+def new_game(server: Server, players: list[str], **extra: Any) -> dict:
+    answer = server.call(
+        "POST", "/api/v1/games", {"name": "t", "ruleset": "classic", "players": players, **extra}
+    )
+    assert answer.status == 201, answer
+    return answer.body
+
+
+def record(server: Server, game: dict, body: dict[str, Any]) -> dict:
+    answer = server.call(
+        "POST", f"/api/v1/games/{game['id']}/transactions", body, game["banker_token"]
+    )
+    assert answer.status == 201, answer
+    return answer.body
+
+
+def ledger(server: Server, game: dict) -> dict:
+    """The game as the server holds it: what the table must agree with."""
+    answer = server.call("GET", f"/api/v1/games/{game['id']}", None, game["banker_token"])
+    assert answer.status == 200, answer
+    return answer.body
+
+
+def player(state: dict, pid: str) -> dict:
+    (found,) = (p for p in state["players"] if p["id"] == pid)
+    return found
+
+
+def open_table(page: Page, server: Server, game: dict) -> None:
+    """The banker's device holds the game (as after creating it there) and shows its table."""
+    page.goto(server.base + "/")
+    page.evaluate(
+        "g => localStorage.setItem('tablebank.games', JSON.stringify({[g.id]: g}))",
+        {
+            "id": game["id"],
+            "name": game["name"],
+            "ruleset": game["ruleset"],
+            "banker": game["banker_token"],
+            "tokens": game["tokens"],
+        },
+    )
+    page.goto(f"{server.base}/#/g/{game['id']}")
+    expect(page.get_by_test_id("cash-p1")).to_be_visible()
+
+
+def card(page: Page, pid: str) -> Locator:
+    return page.locator(f"article.player[data-player={pid}]")
+
+
+def more(page: Page, pid: str, move: str) -> Locator:
+    """More… on a player's card, then one move of the sheet; the dialog it opens."""
+    card(page, pid).locator(".quick.more").click()
+    page.locator("dialog .sheet-btn", has_text=move).first.click()
+    return page.locator("dialog[open]")
+
+
+# -- the moves -----------------------------------------------------------------------------
+
+
+def test_auction_won_by_bob_for_250_takes_the_bid_and_gives_him_boardwalk(
+    browser: Browser, server: Server, request: pytest.FixtureRequest
+) -> None:
+    page = new_page(browser, request)
+    game = new_game(server, ["Ann", "Bob"])
+    open_table(page, server, game)
+
+    dialog = more(page, "p1", "Auction")
+    dialog.locator(".tile[data-deed=boardwalk]").click()
+    expect(dialog).to_contain_text("$400")  # the printed price, for the bidders
+    dialog.locator("select[name=winner]").select_option("p2")
+    dialog.locator("input[name=bid]").fill("250")
+    dialog.get_by_role("button", name="Record the auction").click()
+
+    # RULES.md 1: the highest bid is paid to the Bank, whatever the printed price (400):
+    # Bob 1500 - 250 = 1250; Ann, who did not win, keeps her 1500.
+    expect(page.get_by_test_id("cash-p2")).to_have_text("$1,250")
+    expect(page.get_by_test_id("cash-p1")).to_have_text("$1,500")
+    expect(card(page, "p2").locator(".chip")).to_have_text(["Boardwalk"])
+    expect(card(page, "p1").locator(".chip")).to_have_count(0)
+
+    state = ledger(server, game)
+    assert state["balances"] == {"bank": -3000 + 250, "pot": 0, "p1": 1500, "p2": 1250}
+    assert state["properties"]["boardwalk"]["owner"] == "p2"
+    # Net worth counts the deed at its printed price: 1250 + 400.
+    assert player(state, "p2")["net_worth"] == 1650
+
+
+def test_cards_collect_50_from_each_player_then_pay_the_bank_15(
+    browser: Browser, server: Server, request: pytest.FixtureRequest
+) -> None:
+    page = new_page(browser, request)
+    game = new_game(server, ["Ann", "Bob", "Cy"])
+    open_table(page, server, game)
+
+    # RULES.md 1, other cards: "collect from each player": 50 from each of the 2 others.
+    dialog = more(page, "p1", "Card")
+    dialog.get_by_label("Collect from each player").check()
+    dialog.locator("input[name=amount]").fill("50")
+    expect(dialog).to_contain_text("2 players × $50 = $100")
+    dialog.get_by_role("button", name="Record the card").click()
+    expect(page.get_by_test_id("cash-p1")).to_have_text("$1,600")  # 1500 + 2 × 50
+    expect(page.get_by_test_id("cash-p2")).to_have_text("$1,450")  # 1500 - 50
+    expect(page.get_by_test_id("cash-p3")).to_have_text("$1,450")  # 1500 - 50
+
+    # "Pay the Bank": Bob pays 15 (no free_parking_pot: it goes to the Bank, not a pot).
+    dialog = more(page, "p2", "Card")
+    dialog.get_by_label("Pay the Bank").check()
+    dialog.locator("input[name=amount]").fill("15")
+    dialog.get_by_role("button", name="Record the card").click()
+    expect(page.get_by_test_id("cash-p2")).to_have_text("$1,435")  # 1450 - 15
+    expect(page.get_by_test_id("cash-p1")).to_have_text("$1,600")
+    expect(page.get_by_test_id("cash-p3")).to_have_text("$1,450")
+
+    state = ledger(server, game)
+    assert state["balances"] == {"bank": -4500 + 15, "pot": 0, "p1": 1600, "p2": 1435, "p3": 1450}
+
+
+def test_go_to_jail_moves_no_money_and_the_50_fine_leaves_1450(
+    browser: Browser, server: Server, request: pytest.FixtureRequest
+) -> None:
+    page = new_page(browser, request)
+    game = new_game(server, ["Ann", "Bob"])
+    open_table(page, server, game)
+
+    dialog = more(page, "p1", "Jail")
+    expect(dialog).to_contain_text("Ann is not in jail.")
+    dialog.get_by_role("button", name="Go to jail").click()
+    # API.md: going to jail moves no money (and no salary on the way).
+    expect(card(page, "p1").locator(".badges")).to_contain_text("in jail")
+    expect(page.get_by_test_id("cash-p1")).to_have_text("$1,500")
+    state = ledger(server, game)
+    assert player(state, "p1")["in_jail"] is True
+    assert state["balances"]["p1"] == 1500
+
+    dialog = more(page, "p1", "Jail")
+    expect(dialog).to_contain_text("Ann is in jail.")
+    # RULES.md 1: leaving jail costs a 50 fine: 1500 - 50 = 1450.
+    dialog.get_by_role("button", name="Pay the fine $50").click()
+    expect(page.get_by_test_id("cash-p1")).to_have_text("$1,450")
+    expect(card(page, "p1").locator(".badges")).not_to_contain_text("in jail")
+    expect(page.get_by_test_id("cash-p2")).to_have_text("$1,500")
+
+    state = ledger(server, game)
+    assert player(state, "p1")["in_jail"] is False
+    assert state["balances"] == {"bank": -3000 + 50, "pot": 0, "p1": 1450, "p2": 1500}
+
+
+def test_iou_issued_moves_no_cash_and_a_partial_repayment_leaves_60_outstanding(
+    browser: Browser, server: Server, request: pytest.FixtureRequest
+) -> None:
+    page = new_page(browser, request)
+    game = new_game(server, ["Ann", "Bob"], options={"player_loans": True})
+    # Bob lends Ann 100: the notes change hands (a payment), and Ann writes him an IOU.
+    record(server, game, {"type": "payment", "from": "p2", "to": "p1", "amount": 100})
+    open_table(page, server, game)
+    expect(page.get_by_test_id("cash-p1")).to_have_text("$1,600")  # 1500 + 100
+    expect(page.get_by_test_id("cash-p2")).to_have_text("$1,400")  # 1500 - 100
+
+    dialog = more(page, "p1", "IOU")
+    expect(dialog.locator("select[name=debtor]")).to_have_value("p1")
+    dialog.locator("select[name=creditor]").select_option("p2")
+    dialog.locator("input[name=amount]").fill("100")
+    dialog.get_by_role("button", name="Issue the IOU").click()
+
+    # RULES.md 3: issuing an IOU moves no cash; it is Ann's liability and Bob's asset,
+    # shown in both net worths: Ann 1600 - 100 = 1500, Bob 1400 + 100 = 1500.
+    expect(card(page, "p1")).to_contain_text("owes Bob $100")
+    expect(card(page, "p2")).to_contain_text("Ann owes $100")
+    expect(page.get_by_test_id("cash-p1")).to_have_text("$1,600")
+    expect(page.get_by_test_id("cash-p2")).to_have_text("$1,400")
+    expect(card(page, "p1").locator(".worth")).to_have_text("net worth $1,500")
+    expect(card(page, "p2").locator(".worth")).to_have_text("net worth $1,500")
+    state = ledger(server, game)
+    (iou,) = state["ious"]
+    assert (iou["debtor"], iou["holder"], iou["amount"], iou["outstanding"]) == (
+        "p1",
+        "p2",
+        100,
+        100,
+    )
+    assert state["balances"]["p1"] == 1600 and state["balances"]["p2"] == 1400
+
+    # RULES.md 3: the debtor repays in parts: 40 of 100 leaves 60 outstanding;
+    # the 40 goes from Ann (1600 - 40 = 1560) to Bob (1400 + 40 = 1440).
+    dialog = more(page, "p1", "IOU")
+    expect(dialog.locator("li.iou")).to_contain_text("Ann owes Bob $100 (of $100)")
+    dialog.get_by_label("Amount to repay").fill("40")
+    dialog.get_by_role("button", name="Repay").click()
+    expect(page.get_by_test_id("cash-p1")).to_have_text("$1,560")
+    expect(page.get_by_test_id("cash-p2")).to_have_text("$1,440")
+    expect(card(page, "p1")).to_contain_text("owes Bob $60")
+    expect(card(page, "p2")).to_contain_text("Ann owes $60")
+
+    state = ledger(server, game)
+    (iou,) = state["ious"]
+    assert (iou["amount"], iou["outstanding"]) == (100, 60)
+    assert state["balances"] == {"bank": -3000, "pot": 0, "p1": 1560, "p2": 1440}
+    # The IOU still counts in both net worths: Ann 1560 - 60, Bob 1440 + 60.
+    assert player(state, "p1")["net_worth"] == 1500
+    assert player(state, "p2")["net_worth"] == 1500
