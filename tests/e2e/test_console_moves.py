@@ -15,22 +15,21 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Iterator
-from typing import Any
 
 import pytest
 from browser import chromium
+from console_steps import card, more, new_game, new_page, open_table, record
 from server import Server, serving
 from stores import Store
 
 pytestmark = pytest.mark.e2e
 
-PHONE = {"width": 360, "height": 740}
 WAIT_MS = 10_000
 
 
 # Without Playwright, browser.chromium() skips (or fails under TABLEBANK_REQUIRE_ALL=1).
 with contextlib.suppress(ImportError):
-    from playwright.sync_api import Browser, Locator, Page, expect
+    from playwright.sync_api import Browser, expect
 
 
 @pytest.fixture(scope="module")
@@ -45,58 +44,7 @@ def browser() -> Iterator[Browser]:
         yield browser
 
 
-def new_page(browser: Browser, request: pytest.FixtureRequest) -> Page:
-    """A page in a context of its own; at the end of the test, no script error and no
-    Content-Security-Policy violation may have been reported, and every POST the console sent
-    to the API carried an Idempotency-Key."""
-    context = browser.new_context(viewport=PHONE, locale="en-US")
-    problems: list[str] = []
-    page = context.new_page()
-    page.on(
-        "request",
-        lambda req: (
-            problems.append(f"POST without an Idempotency-Key: {req.url}")
-            if req.method == "POST"
-            and "/api/v1/" in req.url
-            and not req.headers.get("idempotency-key")
-            else None
-        ),
-    )
-    page.on("pageerror", lambda err: problems.append(f"page error: {err}"))
-    page.on(
-        "console",
-        lambda msg: (
-            problems.append(msg.text)
-            if msg.type == "error" and "Failed to load resource" not in msg.text
-            else None
-        ),
-    )
-
-    def finish() -> None:
-        context.close()
-        assert problems == []
-
-    request.addfinalizer(finish)
-    return page
-
-
 # -- steps ---------------------------------------------------------------------------------
-
-
-def new_game(server: Server, players: list[str], **extra: Any) -> dict:
-    answer = server.call(
-        "POST", "/api/v1/games", {"name": "t", "ruleset": "classic", "players": players, **extra}
-    )
-    assert answer.status == 201, answer
-    return answer.body
-
-
-def record(server: Server, game: dict, body: dict[str, Any]) -> dict:
-    answer = server.call(
-        "POST", f"/api/v1/games/{game['id']}/transactions", body, game["banker_token"]
-    )
-    assert answer.status == 201, answer
-    return answer.body
 
 
 def ledger(server: Server, game: dict) -> dict:
@@ -111,42 +59,11 @@ def player(state: dict, pid: str) -> dict:
     return found
 
 
-def open_table(page: Page, server: Server, game: dict) -> None:
-    """The banker's device holds the game (as after creating it there) and shows its table."""
-    page.goto(server.base + "/")
-    page.evaluate(
-        "g => localStorage.setItem('tablebank.games', JSON.stringify({[g.id]: g}))",
-        {
-            "id": game["id"],
-            "name": game["name"],
-            "ruleset": game["ruleset"],
-            "banker": game["banker_token"],
-            "tokens": game["tokens"],
-        },
-    )
-    page.goto(f"{server.base}/#/g/{game['id']}")
-    expect(page.get_by_test_id("cash-p1")).to_be_visible()
-
-
-def card(page: Page, pid: str) -> Locator:
-    return page.locator(f"article.player[data-player={pid}]")
-
-
-def more(page: Page, pid: str, move: str) -> Locator:
-    """More… on a player's card, then one move of the sheet; the dialog it opens."""
-    card(page, pid).locator(".quick.more").click()
-    page.locator("dialog .sheet-btn", has_text=move).first.click()
-    return page.locator("dialog[open]")
-
-
-# -- the moves -----------------------------------------------------------------------------
-
-
 def test_auction_won_by_bob_for_250_takes_the_bid_and_gives_him_boardwalk(
     browser: Browser, server: Server, request: pytest.FixtureRequest
 ) -> None:
     page = new_page(browser, request)
-    game = new_game(server, ["Ann", "Bob"])
+    game = new_game(server, "classic", ["Ann", "Bob"])
     open_table(page, server, game)
 
     dialog = more(page, "p1", "Auction")
@@ -174,7 +91,7 @@ def test_cards_collect_50_from_each_player_then_pay_the_bank_15(
     browser: Browser, server: Server, request: pytest.FixtureRequest
 ) -> None:
     page = new_page(browser, request)
-    game = new_game(server, ["Ann", "Bob", "Cy"])
+    game = new_game(server, "classic", ["Ann", "Bob", "Cy"])
     open_table(page, server, game)
 
     # RULES.md 1, other cards: "collect from each player": 50 from each of the 2 others.
@@ -204,7 +121,7 @@ def test_go_to_jail_moves_no_money_and_the_50_fine_leaves_1450(
     browser: Browser, server: Server, request: pytest.FixtureRequest
 ) -> None:
     page = new_page(browser, request)
-    game = new_game(server, ["Ann", "Bob"])
+    game = new_game(server, "classic", ["Ann", "Bob"])
     open_table(page, server, game)
 
     dialog = more(page, "p1", "Jail")
@@ -234,7 +151,7 @@ def test_iou_issued_moves_no_cash_and_a_partial_repayment_leaves_60_outstanding(
     browser: Browser, server: Server, request: pytest.FixtureRequest
 ) -> None:
     page = new_page(browser, request)
-    game = new_game(server, ["Ann", "Bob"], options={"player_loans": True})
+    game = new_game(server, "classic", ["Ann", "Bob"], options={"player_loans": True})
     # Bob lends Ann 100: the notes change hands (a payment), and Ann writes him an IOU.
     record(server, game, {"type": "payment", "from": "p2", "to": "p1", "amount": 100})
     open_table(page, server, game)

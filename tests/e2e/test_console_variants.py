@@ -21,23 +21,22 @@ import os
 import re
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 from browser import chromium
+from console_steps import card, more, new_game, new_page, open_table, record
 from server import Server, serving
 from stores import Store
 
 pytestmark = pytest.mark.e2e
 
-PHONE = {"width": 360, "height": 740}
 LAPTOP = {"width": 1280, "height": 800}
 WAIT_MS = 10_000
 
 
 # Without Playwright, browser.chromium() skips (or fails under TABLEBANK_REQUIRE_ALL=1).
 with contextlib.suppress(ImportError):
-    from playwright.sync_api import Browser, Locator, Page, expect
+    from playwright.sync_api import Browser, Locator, expect
 
 
 @pytest.fixture(scope="module")
@@ -52,86 +51,7 @@ def browser() -> Iterator[Browser]:
         yield browser
 
 
-def new_page(browser: Browser, request: pytest.FixtureRequest, locale: str = "en-US") -> Page:
-    """A page in a context of its own; at the end of the test, no script error and no
-    Content-Security-Policy violation may have been reported, and every POST the console sent
-    to the API carried an Idempotency-Key."""
-    context = browser.new_context(viewport=PHONE, locale=locale)
-    problems: list[str] = []
-    page = context.new_page()
-    page.on(
-        "request",
-        lambda req: (
-            problems.append(f"POST without an Idempotency-Key: {req.url}")
-            if req.method == "POST"
-            and "/api/v1/" in req.url
-            and not req.headers.get("idempotency-key")
-            else None
-        ),
-    )
-    page.on("pageerror", lambda err: problems.append(f"page error: {err}"))
-    page.on(
-        "console",
-        lambda msg: (
-            problems.append(msg.text)
-            if msg.type == "error" and "Failed to load resource" not in msg.text
-            else None
-        ),
-    )
-
-    def finish() -> None:
-        context.close()
-        assert problems == []
-
-    request.addfinalizer(finish)
-    return page
-
-
 # -- steps ---------------------------------------------------------------------------------
-
-
-def new_game(server: Server, ruleset: str, players: list[str], **extra: Any) -> dict:
-    answer = server.call(
-        "POST", "/api/v1/games", {"name": "t", "ruleset": ruleset, "players": players, **extra}
-    )
-    assert answer.status == 201, answer
-    return answer.body
-
-
-def record(server: Server, game: dict, body: dict[str, Any]) -> dict:
-    answer = server.call(
-        "POST", f"/api/v1/games/{game['id']}/transactions", body, game["banker_token"]
-    )
-    assert answer.status == 201, answer
-    return answer.body
-
-
-def open_table(page: Page, server: Server, game: dict) -> None:
-    """The banker's device holds the game (as after creating it there) and shows its table."""
-    page.goto(server.base + "/")
-    page.evaluate(
-        "g => localStorage.setItem('tablebank.games', JSON.stringify({[g.id]: g}))",
-        {
-            "id": game["id"],
-            "name": game["name"],
-            "ruleset": game["ruleset"],
-            "banker": game["banker_token"],
-            "tokens": game["tokens"],
-        },
-    )
-    page.goto(f"{server.base}/#/g/{game['id']}")
-    expect(page.get_by_test_id("cash-p1")).to_be_visible()
-
-
-def card(page: Page, player: str) -> Locator:
-    return page.locator(f"article.player[data-player={player}]")
-
-
-def more(page: Page, player: str, move: str) -> Locator:
-    """More… on a player's card, then one move of the sheet; the dialog it opens."""
-    card(page, player).locator(".quick.more").click()
-    page.locator("dialog .sheet-btn", has_text=move).first.click()
-    return page.locator("dialog[open]")
 
 
 def button_texts(dialog: Locator) -> list[str]:
