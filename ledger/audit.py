@@ -12,7 +12,7 @@ from typing import Any
 
 from ledger import rules
 from ledger.chain import chain_hash
-from ledger.commands import HANDLERS
+from ledger.commands import HANDLERS, SETUP_TYPES
 from ledger.draft import Draft, whole
 from ledger.errors import InvalidField, LedgerError, RuleViolation
 from ledger.ruleset import RuleSet
@@ -22,7 +22,7 @@ Txn = dict[str, Any]
 # Given a seq: the transaction, the state just before it, and every transaction after it.
 History = Callable[[int], tuple[Txn, State, list[Txn]]]
 
-NOT_VOIDABLE = frozenset({"starting_cash", "deal", "pot_seed", "void", "finish"})  # set-up too
+NOT_VOIDABLE = SETUP_TYPES | {"void", "finish"}
 
 
 def draft_void(d: Draft, body: dict[str, Any], history: History | None) -> None:
