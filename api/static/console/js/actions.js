@@ -2,8 +2,7 @@
 // confirms, sends one POST per intent with its own Idempotency-Key (a double tap or a retry
 // records once), and shows the server's refusal where the banker is looking.
 
-import {h, append, replace, modal, field, select, numberInput, nextId} from './dom.js';
-import {newKey} from './api.js';
+import {h, append, replace, modal, field, select, numberInput, nextId, toast} from './dom.js';
 import {t} from './i18n.js';
 import {deedPicker, problemView, liquidationView, buildingsText, tileLine} from './views.js';
 import {groupClass} from './rules.js';
@@ -37,7 +36,6 @@ export function txnDialog(ctx, title, render, {wide = false} = {}) {
       dialog,
       memoField: () => field(t('memo'), memo, t('memo_hint')),
       button(label, makeBody, {cls = 'primary', testid} = {}) {
-        const key = newKey();
         let busy = false;
         const btn = h('button', {type: 'button', class: cls, dataset: testid ? {testid} : undefined, onclick: async () => {
           if (busy) return;
@@ -49,7 +47,8 @@ export function txnDialog(ctx, title, render, {wide = false} = {}) {
           btn.setAttribute('aria-busy', 'true');
           btn.disabled = true;
           try {
-            const txn = await ctx.api.record(ctx.id, payload, key);
+            const txn = await recordOnce(ctx, payload, {ask: true});
+            if (!txn) return;
             dialog.close();
             ctx.after(txn);
           } catch (err) {
@@ -68,6 +67,47 @@ export function txnDialog(ctx, title, render, {wide = false} = {}) {
     render(body, form);
     body.append(errorBox);
   }, {wide});
+}
+
+/**
+ * Records a move once per intent (intents.js): a tap while it is on its way is ignored; the
+ * same move again moments after it was recorded is a double tap, shown as done (a quick
+ * button) or asked about (`ask`: a dialog the banker filled in). Resolves to the transaction,
+ * or null when nothing was sent.
+ */
+export async function recordOnce(ctx, payload, {ask = false} = {}) {
+  const now = ctx.intents.state(payload);
+  if (now.state === 'sending') return null;
+  if (now.state === 'done') {
+    if (!ask) {
+      toast(`✓ ${t('already_done', {seq: now.seq})}`, {kind: 'ok', action: {label: t('record_again'), run: async () => {
+        ctx.intents.again(payload);
+        try {
+          const txn = await recordOnce(ctx, payload);
+          if (txn) ctx.after(txn);
+        } catch (err) {
+          toast(t(`e_${err.code}`, {}, '') || t('refused'), {kind: 'error'});
+        }
+      }}});
+      return null;
+    }
+    if (!(await askAgain(now.seq))) return null;
+    ctx.intents.again(payload);
+  }
+  return ctx.intents.send(ctx.api, ctx.id, payload);
+}
+
+/** Asks whether a move recorded moments ago is meant a second time. */
+export function askAgain(seq) {
+  return new Promise((resolve) => {
+    let answer = false;
+    const dialog = modal(t('again_title'), (body, dlg) => {
+      body.append(h('p', {}, t('again_text', {seq})), h('div', {class: 'actions'},
+        h('button', {type: 'button', class: 'secondary', dataset: {testid: 'again-no'}, onclick: () => dlg.close()}, t('cancel')),
+        h('button', {type: 'button', class: 'primary', dataset: {testid: 'again-yes'}, onclick: () => { answer = true; dlg.close(); }}, t('record_again'))));
+    });
+    dialog.addEventListener('close', () => resolve(answer));
+  });
 }
 
 /** A 422 naming fields: mark the inputs of those names, opening what hides them. */

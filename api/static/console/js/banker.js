@@ -10,6 +10,7 @@ import {Board, groupClass, fromLog, roundIncome} from './rules.js';
 import * as store from './store.js';
 import {GameContext, deedChips, describeTxn, problemView, standingsView, buildingsText, deedPicker} from './views.js';
 import * as actions from './actions.js';
+import {Intents} from './intents.js';
 import {historyScreen} from './history.js';
 import {replayScreen} from './replay.js';
 
@@ -280,6 +281,7 @@ async function loadGame(id) {
   const ctx = current && current.id === id ? current : new GameContext({id, api, board: new Board(rs), game, currency: rs.currency});
   ctx.setGame(game);
   ctx.saved = saved;
+  if (!ctx.intents) ctx.intents = new Intents(id);
   current = ctx;
   ctx.after = (txn) => recorded(ctx, txn);
   ctx.quickButton = (label, payload, opts) => quickButton(ctx, label, payload, opts);
@@ -349,9 +351,11 @@ function redraw() {
   if (!document.querySelector('dialog[open]')) route();
 }
 
-/** A one-tap move: its key is made with the button, so a double tap records once. */
+/**
+ * A one-tap move. Its key belongs to the move, not to the button (intents.js): a double tap,
+ * even on the button redrawn after the first answer, records once and shows "done".
+ */
 function quickButton(ctx, label, payload, {cls = 'quick', after, testid} = {}) {
-  const key = newKey();
   let busy = false;
   const btn = h('button', {type: 'button', class: cls, dataset: testid ? {testid} : undefined, onclick: async () => {
     if (busy) return;
@@ -359,7 +363,8 @@ function quickButton(ctx, label, payload, {cls = 'quick', after, testid} = {}) {
     btn.disabled = true;
     btn.setAttribute('aria-busy', 'true');
     try {
-      const txn = await ctx.api.record(ctx.id, payload, key);
+      const txn = await actions.recordOnce(ctx, payload);
+      if (!txn) return;
       if (after) after();
       ctx.after(txn);
     } catch (err) {

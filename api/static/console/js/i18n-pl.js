@@ -91,6 +91,7 @@ export const pl = {
   what_can_raise: 'Co może zebrać {name}?', sell_buildings: 'Sprzedaj budynki', sell_buildings_on: 'Budynki na',
   sell_shares: 'Sprzedaj akcje', liquidation_of: '{name}: gotówka i co można zebrać', can_raise: 'Można zebrać', total: 'Razem',
   recorded: 'Zapisano', undo: 'Cofnij', undo_reason: 'cofnięte przy stole', undone: 'Nr {seq} unieważniony', undo_failed: 'Nie udało się cofnąć',
+  already_done: 'Gotowe: przed chwilą zapisano jako nr {seq}', record_again: 'Zapisz ponownie', again_title: 'Zapisać ponownie?', again_text: 'Ten sam ruch zapisano przed chwilą jako nr {seq}. Zapisać go drugi raz?', cancel: 'Anuluj',
   already_recorded_short: 'już zapisane', already_recorded: 'To już zapisano jako nr {seq}.', refused: 'Odmowa',
   short_by: '{name}: brakuje {amount}.', could_raise: '{name} może zebrać jeszcze {amount}, sprzedając budynki i zastawiając.',
   e_insufficient_funds: 'Za mało gotówki', e_network: 'Brak połączenia z serwerem. Spróbuj ponownie: zapis nastąpi tylko raz.',

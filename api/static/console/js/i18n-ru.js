@@ -91,6 +91,7 @@ export const ru = {
   what_can_raise: 'Что может собрать {name}?', sell_buildings: 'Продать постройки', sell_buildings_on: 'Постройки на',
   sell_shares: 'Продать акции', liquidation_of: '{name}: наличные и что можно собрать', can_raise: 'Можно собрать', total: 'Итого',
   recorded: 'Записано', undo: 'Отменить', undo_reason: 'отменено за столом', undone: '№{seq} отменена', undo_failed: 'Не удалось отменить',
+  already_done: 'Готово: записано как №{seq} только что', record_again: 'Записать ещё раз', again_title: 'Записать ещё раз?', again_text: 'Такой же ход только что записан как №{seq}. Записать его второй раз?', cancel: 'Отмена',
   already_recorded_short: 'уже записано', already_recorded: 'Это уже записано как №{seq}.', refused: 'Отказано',
   short_by: '{name} не хватает {amount}.', could_raise: '{name} может собрать ещё {amount}, продав постройки и заложив участки.',
   e_insufficient_funds: 'Недостаточно наличных', e_network: 'Нет связи с сервером. Повторите: запись будет сделана только один раз.',

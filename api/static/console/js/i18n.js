@@ -104,6 +104,7 @@ export const en = {
   sell_shares: 'Sell shares', liquidation_of: '{name}: cash and what could be raised', can_raise: 'Could raise', total: 'Total',
   // outcomes and problems
   recorded: 'Recorded', undo: 'Undo', undo_reason: 'undone at the table', undone: '#{seq} voided', undo_failed: 'Could not undo',
+  already_done: 'Done: recorded as #{seq} a moment ago', record_again: 'Record again', again_title: 'Record it again?', again_text: 'The same move was recorded as #{seq} a moment ago. Record it a second time?', cancel: 'Cancel',
   already_recorded_short: 'already recorded', already_recorded: 'This was already recorded as #{seq}.', refused: 'Refused',
   short_by: '{name} is short by {amount}.', could_raise: '{name} could raise {amount} more by selling buildings and mortgaging.',
   e_insufficient_funds: 'Not enough cash', e_network: 'No connection to the server. Try again: it will be recorded only once.',

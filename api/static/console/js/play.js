@@ -3,7 +3,9 @@
 // changes (short polling). The token stays in the fragment: browsers never send it.
 
 import {h, replace, field, select, numberInput, toast} from './dom.js';
-import {Api, newKey} from './api.js';
+import {Api} from './api.js';
+import {Intents} from './intents.js';
+import {askAgain} from './actions.js';
 import {t, langSwitch, onLangChange, setDocumentLang} from './i18n.js';
 import {Board, fromLog} from './rules.js';
 import {GameContext, deedChips, deedPicker, statementTable, problemView, standingsView} from './views.js';
@@ -18,6 +20,7 @@ const api = new Api(params.get('token'));
 let ctx = null;
 let etag = null;
 let statement = null;
+const intents = new Intents(gameId);
 let payEl = null; // the pay form, kept while the player is typing into it
 
 function topbar() {
@@ -84,12 +87,19 @@ function payCard() {
   const to = select(ctx.accountOptions({exclude: [me]}), 'bank', {name: 'to'});
   const amount = numberInput({name: 'amount', min: 1});
   const memo = h('input', {type: 'text', name: 'memo', maxlength: 500, autocomplete: 'off'});
-  const payKey = newKey();
-  const send = async (btn, key, body) => {
-    btn.disabled = true;
+  // One key per intent (intents.js): the same payment again moments after it was recorded is
+  // asked about, never sent twice silently.
+  const send = async (btn, body) => {
+    if (intents.state(body).state === 'sending') return;
     replace(errorBox);
+    const now = intents.state(body);
+    if (now.state === 'done') {
+      if (!(await askAgain(now.seq))) return;
+      intents.again(body);
+    }
+    btn.disabled = true;
     try {
-      const txn = await api.record(gameId, body, key);
+      const txn = await intents.send(api, gameId, body);
       toast(`#${txn.seq} ${t('recorded')}: ${(txn.postings || []).map((x) => `${ctx.name(x.from)} → ${ctx.name(x.to)} ${ctx.money(x.amount)}`).join('; ')}`, {kind: 'ok'});
       etag = null;
       if (await load()) draw();
@@ -108,11 +118,10 @@ function payCard() {
     }
     const body = {type: 'payment', from: me, to: to.value, amount: value};
     if (memo.value.trim()) body.memo = memo.value.trim();
-    send(payBtn, payKey, body);
+    send(payBtn, body);
   }}, t('pay'));
 
   let deedId = null;
-  const rentKey = newKey();
   const dice = numberInput({name: 'dice', min: 2, max: 12});
   const diceField = field(t('dice_total'), dice);
   diceField.hidden = true;
@@ -121,7 +130,7 @@ function payCard() {
     if (!deedId) return;
     const body = {type: 'rent', payer: me, property: deedId};
     if (!diceField.hidden) body.dice = Number(dice.value);
-    send(rentBtn, rentKey, body);
+    send(rentBtn, body);
   }}, t('pay_rent'));
   const updateRent = () => {
     if (!deedId) return;
