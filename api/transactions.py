@@ -22,6 +22,7 @@ from schemas.transactions import (
     TransactionRequestSchema,
     TransactionSchema,
     WriteHeadersSchema,
+    WriteQuerySchema,
 )
 
 transactions_blp = Blueprint(
@@ -36,14 +37,21 @@ transactions_blp.after_request(add_game_etag)
 
 @transactions_blp.route("")
 class Transactions(MethodView):
+    @transactions_blp.arguments(WriteQuerySchema, location="query", unknown=RAISE)
     @transactions_blp.arguments(WriteHeadersSchema, location="headers")
     @transactions_blp.arguments(TransactionRequestSchema)
     @transactions_blp.response(201, TransactionSchema)
-    def post(self, headers: dict[str, str], body: dict[str, Any], game: UUID) -> Any:
-        """Record one transaction: the rules compute every amount and refuse what they forbid."""
-        txn, replayed = tablebank().record_request(
-            game, body, current_role(), **write_conditions(headers)
-        )
+    @transactions_blp.alt_response(200, schema=TransactionSchema, description="a dry run")
+    def post(
+        self, query: dict[str, Any], headers: dict[str, str], body: dict[str, Any], game: UUID
+    ) -> Any:
+        """Record one transaction: the rules compute every amount and refuse what they forbid.
+
+        With ``?dry_run=true``: what it would record now, with 200, and nothing recorded."""
+        conditions = write_conditions(headers)
+        if query["dry_run"]:
+            return tablebank().dry_run(game, body, current_role(), if_match=conditions["if_match"]), 200
+        txn, replayed = tablebank().record_request(game, body, current_role(), **conditions)
         return txn, recorded_headers(game, txn["seq"], txn["hash"], replayed=replayed)
 
     @transactions_blp.arguments(TransactionQuerySchema, location="query", unknown=RAISE)

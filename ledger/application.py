@@ -320,16 +320,41 @@ class TableBank(Application[UUID]):
         with the same key (then nothing new is recorded). ``if_match`` is the version the
         client last saw; a game that has moved on since refuses with ``version_conflict``.
         """
-        kind = body.get("type") if isinstance(body, dict) else None
-        if not isinstance(kind, str) or (
-            kind != "void" and (kind not in HANDLERS or kind in SETUP_TYPES)
-        ):
-            raise InvalidField("type", f"unknown transaction type {kind!r}")
-        check_may_record(body, by)
+        check_request(body, by)
         body_digest = sha256(canonical(body))
         # Threads of this process take turns on one game; only other processes can race.
         with self._game_lock(game_id):
             return self._record_retrying(game_id, body, by, key, if_match, body_digest)
+
+    def dry_run(
+        self,
+        game_id: UUID | str,
+        body: dict[str, Any],
+        by: str = "banker",
+        *,
+        if_match: str | None = None,
+    ) -> dict[str, Any]:
+        """What ``record_request`` would record now, refused as it would be; records nothing.
+
+        The same checks and the same ``Game.record`` as a real write, on a copy of the game
+        the repository hands out: only the save is left out. ``at`` and ``hash`` are ``None``
+        (the real write stamps its own time, and the hash covers it).
+        """
+        check_request(body, by)
+        game = self._load(game_id)
+        txn = self._draft(game, body, by, if_match)
+        return {**transaction_view(txn), "at": None, "hash": None}
+
+    def _draft(
+        self, game: Game, body: dict[str, Any], by: str, if_match: str | None
+    ) -> dict[str, Any]:
+        """The checks of a write on the loaded ``game`` and its one new event, not yet saved."""
+        if if_match is not None and if_match != game_view_version(game):
+            raise VersionConflict(
+                f"the game is at version {game_view_version(game)}, not {if_match}",
+                current=game_view_version(game),
+            )
+        return game.record(body, by=by, history=self._history(game))
 
     def _game_lock(self, game_id: UUID | str) -> threading.Lock:
         with self._locks_guard:
@@ -352,13 +377,8 @@ class TableBank(Application[UUID]):
                 earlier = self._idempotent_answer(game.id, key, body_digest)
                 if earlier is not None:
                     return earlier, True
-            if if_match is not None and if_match != game_view_version(game):
-                raise VersionConflict(
-                    f"the game is at version {game_view_version(game)}, not {if_match}",
-                    current=game_view_version(game),
-                )
             status = game.state["status"]
-            txn = game.record(body, by=by, history=self._history(game))
+            txn = self._draft(game, body, by, if_match)
             view = transaction_view(txn)
             saving: list[Any] = [game]
             if key is not None:
@@ -542,6 +562,16 @@ def deal_deeds(
                 raise InvalidField(f"dealt.{pid}", f"{slug} is dealt twice")
             seen.add(slug)
     return {p: list(dealt[p]) for p in players}
+
+
+def check_request(body: Any, by: str) -> None:
+    """A transaction body of a type one may record after set-up, by someone who may."""
+    kind = body.get("type") if isinstance(body, dict) else None
+    if not isinstance(kind, str) or (
+        kind != "void" and (kind not in HANDLERS or kind in SETUP_TYPES)
+    ):
+        raise InvalidField("type", f"unknown transaction type {kind!r}")
+    check_may_record(body, by)
 
 
 def check_may_record(body: dict[str, Any], by: str) -> None:

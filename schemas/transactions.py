@@ -466,6 +466,16 @@ class WriteHeadersSchema(Schema):
     )
 
 
+class WriteQuerySchema(Schema):
+    dry_run = fields.Boolean(
+        load_default=False,
+        metadata={
+            "description": "answer 200 with what the transaction would record now, refused as "
+            "it would be, and record nothing (no Idempotency-Key is used or kept)"
+        },
+    )
+
+
 class PostingSchema(Schema):
     from_ = fields.String(data_key="from", attribute="from")
     to = fields.String()
@@ -475,7 +485,7 @@ class PostingSchema(Schema):
 class TransactionSchema(Schema):
     seq = fields.Integer()
     type = fields.String()
-    at = fields.String(metadata={"description": "RFC 3339 UTC"})
+    at = fields.String(allow_none=True, metadata={"description": "RFC 3339 UTC; null in a dry run"})
     by = fields.String(metadata={"description": "'banker' or the player who recorded it"})
     memo = fields.String(allow_none=True)
     request = fields.Dict(metadata={"description": "the body as recorded, less type and memo"})
@@ -486,7 +496,7 @@ class TransactionSchema(Schema):
     basis = fields.Dict(metadata={"description": "why each computed amount is what it is"})
     balances = fields.Dict(keys=fields.String(), values=fields.Integer())
     voided_by = fields.Integer(allow_none=True)
-    hash = fields.String()
+    hash = fields.String(allow_none=True, metadata={"description": "null in a dry run"})
 
 
 class TransactionPageSchema(Schema):
