@@ -21,6 +21,7 @@ from schemas.games import (
     LiquidationSchema,
     NewGameSchema,
 )
+from schemas.rulesets import RuleSetSchema
 
 games_blp = Blueprint(
     "games", __name__, url_prefix="/api/v1/games", description="Create and list games."
@@ -63,6 +64,14 @@ class Game(MethodView):
         """The game now, or as it stood right after transaction ``seq``."""
         view = tablebank().game(game, query.get("seq"))
         return view, etag(view["version"])
+
+
+@game_blp.route("/ruleset")
+class GameRuleSet(MethodView):
+    @game_blp.response(200, RuleSetSchema)
+    def get(self, game: UUID) -> Any:
+        """The game's own rule set, built in or from its ``ruleset_document``."""
+        return tablebank().game_ruleset(game)
 
 
 @game_blp.route("/players/<player>/liquidation")

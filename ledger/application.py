@@ -275,6 +275,10 @@ class TableBank(Application[UUID]):
             raise NotFound(f"no transaction {seq}; the last is {latest.last_seq}")
         return game_view(self._load(game_id, version=seq + Game.INITIAL_VERSION))
 
+    def game_ruleset(self, game_id: UUID | str) -> dict[str, Any]:
+        """The rule set a game was created with, built in or its own, as ``ruleset`` shows one."""
+        return ruleset_view(self._load(game_id).ruleset)
+
     def version(self, game_id: UUID | str) -> str:
         """The game's version (its ETag); refuses a game this server does not hold."""
         return game_view_version(self._load(game_id))

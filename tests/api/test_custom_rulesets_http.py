@@ -414,3 +414,22 @@ def test_the_document_s_deeds_are_described(openapi) -> None:
         "central",
     ]
     assert {"rents", "house_price", "hotel_price", "position"} <= set(deed["properties"])
+
+
+def test_a_custom_game_serves_its_own_rule_set(moscow: Table) -> None:
+    response = moscow.get("/ruleset")
+
+    assert response.status_code == 200, response.json
+    rs = response.json
+    assert rs["name"] == "moscow-mini"
+    assert rs["currency"] == "thousand rubles"
+    assert [deed["id"] for deed in rs["deeds"]] == SLUGS
+    # Arbat Street: price 4,000, mortgage value half of it.
+    arbat = rs["deeds"][-1]
+    assert (arbat["price"], arbat["mortgage_value"]) == (4000, 2000)
+    assert rs["parameters"]["salary"] == 2000
+
+
+def test_a_custom_rule_set_is_not_among_the_built_in_ones(client, moscow: Table) -> None:
+    # Why the console asks the game for its rule set: the name alone finds nothing.
+    assert client.get("/api/v1/rulesets/moscow-mini").status_code == 404

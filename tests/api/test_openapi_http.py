@@ -57,6 +57,7 @@ def test_document_lists_every_path(document):
     assert set(document["paths"]) == {
         "/api/v1/games",
         "/api/v1/games/{game}",
+        "/api/v1/games/{game}/ruleset",
         "/api/v1/games/{game}/transactions",
         "/api/v1/games/{game}/transactions/{seq}",
         "/api/v1/games/{game}/players/{player}/liquidation",

@@ -76,6 +76,8 @@ export class Api {
 
   rulesets() { return this.get('/rulesets'); }
   ruleset(name) { return this.get(`/rulesets/${encodeURIComponent(name)}`); }
+  /** The game's own rule set: a built-in one or the game's own document. */
+  gameRuleset(id) { return this.get(`/games/${id}/ruleset`); }
 
   async createGame(body, key) {
     return (await this.call('POST', '/games', {body, key})).data;

@@ -18,10 +18,11 @@ const main = document.getElementById('main');
 const top = document.getElementById('top');
 const POLL_MS = 3000;
 
+// A game's rule set never changes: asked once per game (a custom box has no public name).
 const rulesetCache = new Map();
-async function ruleset(name) {
-  if (!rulesetCache.has(name)) rulesetCache.set(name, await new Api().ruleset(name));
-  return rulesetCache.get(name);
+async function gameRuleset(api, id) {
+  if (!rulesetCache.has(id)) rulesetCache.set(id, await api.gameRuleset(id));
+  return rulesetCache.get(id);
 }
 
 let current = null; // the GameContext on screen
@@ -277,7 +278,7 @@ async function loadGame(id) {
   // Just refreshed after a write: no need to ask again for the same state.
   const fresh = current && current.id === id && current.freshUntil > Date.now();
   const game = fresh ? current.game : await api.game(id);
-  const rs = await ruleset(game.ruleset);
+  const rs = await gameRuleset(api, id);
   const ctx = current && current.id === id ? current : new GameContext({id, api, board: new Board(rs), game, currency: rs.currency});
   ctx.setGame(game);
   ctx.saved = saved;

@@ -35,7 +35,7 @@ async function load() {
   if (!answer) return false;
   etag = answer.etag;
   if (!ctx) {
-    const rs = await new Api().ruleset(answer.game.ruleset);
+    const rs = await api.gameRuleset(gameId);
     ctx = new GameContext({id: gameId, api, board: new Board(rs), game: answer.game, currency: rs.currency});
   }
   ctx.setGame(answer.game);
