@@ -2,7 +2,8 @@
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
-HOST   ?= 127.0.0.1
+# The table's network, so the players' phones reach it; `make run HOST=127.0.0.1` keeps it local.
+HOST   ?= 0.0.0.0
 PORT   ?= 8000
 DB     ?= var/tablebank.sqlite
 

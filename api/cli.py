@@ -1,7 +1,8 @@
 """The ``tablebank`` command.
 
 - ``tablebank serve --host H --port P --db PATH``: the API, through gunicorn (a production WSGI
-  server), never Flask's development server.
+  server), never Flask's development server. It prints the address the banker's device opens,
+  with its QR code, and tells the console that address for the players' links.
 - ``tablebank export GAME_ID --db PATH``: a game's whole log as JSON on stdout.
 - ``tablebank import FILE --db PATH``: a new game from an exported log; prints its id and tokens.
 - ``tablebank verify FILE``: checks an exported log offline; exit status 0 if it holds, 1 if not.
@@ -17,14 +18,17 @@ import sys
 from collections import deque
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
+from urllib.parse import urlsplit
 
+import segno
 from gunicorn.app.base import BaseApplication
 from rich.console import Console, Group
 from rich.progress import Progress, TaskID
 from rich.table import Table
 from rich.text import Text
 
+from api import netaddr
 from ledger.application import TableBank, replay_document, verify_document
 from ledger.errors import LedgerError, LogInvalid
 from ledger.store import DEFAULT_DB, is_postgres, persistence_env, redact
@@ -33,9 +37,9 @@ from ledger.store import DEFAULT_DB, is_postgres, persistence_env, redact
 class _Server(BaseApplication):  # type: ignore[misc]
     """gunicorn running our app factory with options from the command line."""
 
-    def __init__(self, options: dict[str, Any], db: str) -> None:
+    def __init__(self, options: dict[str, Any], app_config: dict[str, Any]) -> None:
         self.options = options
-        self.db = db
+        self.app_config = app_config
         super().__init__()
 
     def load_config(self) -> None:
@@ -45,7 +49,7 @@ class _Server(BaseApplication):  # type: ignore[misc]
     def load(self) -> Any:
         from api import create_app
 
-        return create_app({"TABLEBANK_DB": self.db})
+        return create_app(self.app_config)
 
 
 class CommandFailed(Exception):
@@ -53,8 +57,9 @@ class CommandFailed(Exception):
 
 
 def serve(args: argparse.Namespace) -> int:
+    bind = f"{netaddr.url_host(args.host)}:{args.port}"
     options = {
-        "bind": f"{args.host}:{args.port}",
+        "bind": bind,
         "workers": args.workers,
         "worker_class": "gthread",
         "threads": args.threads,
@@ -66,9 +71,58 @@ def serve(args: argparse.Namespace) -> int:
         "timeout": 30,
     }
     db = redact(args.db)  # a PostgreSQL URL may carry a password
-    print(f"tablebank: serving http://{args.host}:{args.port} with {db}", flush=True)
-    _Server(options, args.db).run()
+    print(f"tablebank: serving http://{bind} with {db}", flush=True)
+    public = args.public_url or netaddr.public_url(args.host, args.port)
+    announce(public, args.host, args.port, sys.stdout)
+    _Server(options, {"TABLEBANK_DB": args.db, "TABLEBANK_PUBLIC_URL": public}).run()
     return 0
+
+
+def announce(public: str | None, host: str, port: int, out: TextIO) -> None:
+    """Where the banker opens the console: the address other devices reach, with its QR code,
+    or, when there is none, the address on this machine and why phones cannot use it."""
+    if public is None:
+        every = host in netaddr.EVERY_INTERFACE
+        local = f"http://{netaddr.LOOPBACK if every else netaddr.url_host(host)}:{port}"
+        why = (
+            "this machine has no address on a local network."
+            if every
+            else "serve with --host 0.0.0.0 (as `make run` does) for the players' phones."
+        )
+        print(f"Open {local} in a browser on this machine; no phone can reach it:", file=out)
+        print(why, file=out, flush=True)
+        return
+    print(f"Open {public} on the banker's device, or scan this QR code with it;", file=out)
+    print("players scan their own codes on the console's Links page.", file=out)
+    print(
+        f"(A phone that cannot connect: let port {port} through this machine's firewall.)", file=out
+    )
+    if can_write(out, "\u2580\u2584\u2588"):  # the half and full blocks of a compact QR code
+        segno.make(public, error="m").terminal(out=out, compact=True)
+    out.flush()
+
+
+def can_write(out: TextIO, text: str) -> bool:
+    """Whether ``out``'s encoding has every character of ``text``."""
+    try:
+        text.encode(getattr(out, "encoding", None) or "utf-8")
+    except (UnicodeEncodeError, LookupError):
+        return False
+    return True
+
+
+def base_url(text: str) -> str:
+    """An ``http(s)://host[:port]`` address, without a trailing slash."""
+    parts = urlsplit(text.strip())
+    if (
+        parts.scheme not in ("http", "https")
+        or not parts.hostname
+        or parts.path not in ("", "/")
+        or parts.query
+        or parts.fragment
+    ):
+        raise argparse.ArgumentTypeError(f"{text!r} is not an http(s)://host[:port] address")
+    return f"{parts.scheme}://{parts.netloc}"
 
 
 def export(args: argparse.Namespace) -> int:
@@ -200,6 +254,14 @@ def parser() -> argparse.ArgumentParser:
     s = sub.add_parser("serve", help="serve the API and console")
     s.add_argument("--host", default="127.0.0.1")
     s.add_argument("--port", type=int, default=8000)
+    s.add_argument(
+        "--public-url",
+        type=base_url,
+        default=os.environ.get("TABLEBANK_PUBLIC_URL") or None,
+        metavar="URL",
+        help="the address the players' phones open, e.g. behind a proxy (default: "
+        "$TABLEBANK_PUBLIC_URL, else this machine's network address when --host is 0.0.0.0)",
+    )
     add_db_option(s)
     s.add_argument("--workers", type=int, default=1, help="worker processes")
     s.add_argument("--threads", type=int, default=4, help="threads per worker")

@@ -1,5 +1,6 @@
 """The browser console: the banker's page at ``/``, the players' page at ``/play/<game>``,
-their static files under ``/console/static/``, and QR codes of the players' links.
+their static files under ``/console/static/``, QR codes of the players' links, and the address
+the players' phones reach this server at (``GET /console/address``).
 
 The pages are static: their scripts do everything through the REST API, with the tokens the
 banker's browser keeps. A player's token travels in the URL fragment (``#p=p1&token=...``),
@@ -20,7 +21,7 @@ from typing import Any
 from uuid import UUID
 
 import segno
-from flask import Blueprint, Response, abort, request, send_from_directory
+from flask import Blueprint, Response, abort, current_app, jsonify, request, send_from_directory
 from marshmallow import RAISE, Schema, ValidationError, fields, validate
 
 from api.errors import field_errors, problem
@@ -118,6 +119,15 @@ def qr_code() -> Response:
         mimetype="image/svg+xml",
         headers={"Cache-Control": "no-store"},  # the text is a secret link
     )
+
+
+@console_blp.get("/console/address")
+def players_address() -> Response:
+    """The address other devices open this server at, as ``tablebank serve`` found it from its
+    bind address (``TABLEBANK_PUBLIC_URL``); null when only this machine can reach it."""
+    response = jsonify(lan=current_app.config.get("TABLEBANK_PUBLIC_URL"))
+    response.headers["Cache-Control"] = "no-store"  # another start may find another address
+    return response
 
 
 def qr_svg(text: str) -> bytes:

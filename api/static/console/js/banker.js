@@ -244,7 +244,7 @@ async function newGameScreen() {
     try {
       const created = await new Api().createGame(body, newKey());
       store.save({id: created.id, name: created.name, ruleset: created.ruleset, banker: created.banker_token,
-        tokens: created.tokens, created: created.created, base: location.origin});
+        tokens: created.tokens, created: created.created});
       location.hash = `#/g/${created.id}/players`;
     } catch (err) {
       replace(errorBox, problemView(fakeCtx(), err));
@@ -520,13 +520,40 @@ function startPolling(ctx) {
 
 // -- the players' links --------------------------------------------------------------------
 
+const LOCAL_ONLY = /^(localhost|.+\.localhost|127(\.\d+){3}|0\.0\.0\.0|\[::1?\])$/i;
+
+function localOnly(origin) {
+  try {
+    return LOCAL_ONLY.test(new URL(origin).hostname);
+  } catch {
+    return false; // not an address at all: the banker typed it, keep it
+  }
+}
+
+/** The address the players' phones open: this browser's, unless only this machine reaches it;
+ * then the server's address on the table's network (GET /console/address), if it found one. */
+async function reachableOrigin() {
+  if (!localOnly(location.origin)) return location.origin;
+  try {
+    const response = await fetch('/console/address', {cache: 'no-store'});
+    const {lan} = response.ok ? await response.json() : {};
+    if (lan) return lan;
+  } catch {
+    // offline for a moment: this browser's own address, which the banker can still change
+  }
+  return location.origin;
+}
+
 async function playersScreen(ctx) {
   const saved = ctx.saved;
-  const base = h('input', {type: 'url', value: saved.base || location.origin, inputmode: 'url', spellcheck: 'false'});
+  const reachable = await reachableOrigin();
+  // Only an address the banker typed is kept (the server's may change from one evening to the
+  // next); a loopback one, as older consoles saved, reaches no phone.
+  const typed = saved.base && !localOnly(saved.base) ? saved.base : '';
+  const base = h('input', {type: 'url', value: typed || reachable, inputmode: 'url', spellcheck: 'false'});
   const list = h('div', {class: 'links'});
   const draw = async () => {
-    const origin = base.value.replace(/\/+$/, '') || location.origin;
-    store.save({id: ctx.id, base: origin});
+    const origin = base.value.trim().replace(/\/+$/, '') || reachable;
     replace(list);
     if (!saved.tokens) {
       list.append(h('p', {class: 'muted'}, t('no_player_tokens')));
@@ -549,9 +576,14 @@ async function playersScreen(ctx) {
       }).catch(() => { img.alt = t('qr_failed'); });
     }
   };
-  base.addEventListener('change', draw);
+  base.addEventListener('change', () => {
+    const chosen = base.value.trim().replace(/\/+$/, '');
+    store.save({id: ctx.id, base: chosen || null});
+    if (!chosen) base.value = reachable;
+    draw();
+  });
   const playerTokens = Object.entries(saved.tokens || {}).map(([pid, tok]) => `/${pid}:${tok}`).join('');
-  const bankerLink = h('input', {type: 'text', readonly: true, value: `${location.origin}/#/open/${ctx.id}/${saved.banker}${playerTokens}`, 'aria-label': t('banker_link')});
+  const bankerLink = h('input', {type: 'text', readonly: true, value: `${reachable}/#/open/${ctx.id}/${saved.banker}${playerTokens}`, 'aria-label': t('banker_link')});
   replace(main,
     h('section', {class: 'card'}, h('h1', {}, t('players_links')),
       h('p', {}, t('links_intro')),

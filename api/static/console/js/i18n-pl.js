@@ -25,7 +25,7 @@ export const pl = {
   choice_choice: 'gracz wybiera: kwota stała albo procent', choice_flat: 'tylko kwota stała', choice_percent: 'tylko procent',
   rs_classic: 'Klasyczna', rs_short: 'Krótka gra', rs_timed: 'Gra na czas', 'rs_millionaire-elite': 'Milioner Elite',
   players_links: 'Linki graczy', links_intro: 'Każdy gracz skanuje swój kod (albo otwiera swój link), by śledzić własne pieniądze. Link jest kluczem gracza: daj go tylko jemu.',
-  address_for_players: 'Adres dla telefonów graczy', address_hint: 'Uruchom z HOST=0.0.0.0 i wpisz tu adres tego komputera w sieci przy stole, np. http://192.168.1.20:8000.',
+  address_for_players: 'Adres dla telefonów graczy', address_hint: 'Uzupełniono adresem serwera w sieci przy stole. Zmień go, jeśli telefony nie otwierają swoich linków.',
   to_the_table: 'Do stołu', qr_of: 'Kod QR linku gracza {name}', link_of: 'Link gracza {name}', copy: 'Kopiuj',
   open_link: 'Otwórz', copied: 'Skopiowano', select_copy: 'Zaznaczono: skopiuj z menu urządzenia',
   qr_failed: 'Nie udało się utworzyć kodu QR', no_player_tokens: 'Linki graczy pokazano na urządzeniu, które utworzyło grę.',

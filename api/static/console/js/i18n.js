@@ -35,7 +35,7 @@ export const en = {
   rs_classic: 'Classic', rs_short: 'Short game', rs_timed: 'Timed game', 'rs_millionaire-elite': 'Millionaire Elite',
   // links
   players_links: 'Players’ links', links_intro: 'Each player scans their code (or opens their link) to follow their own money. A link is that player’s key: give it only to them.',
-  address_for_players: 'Address the players’ phones use', address_hint: 'Serve with HOST=0.0.0.0 and put this machine’s address on the table’s network here, e.g. http://192.168.1.20:8000.',
+  address_for_players: 'Address the players’ phones use', address_hint: 'Filled in with the server’s address on the table’s network. Change it if the phones cannot open their links.',
   to_the_table: 'To the table', qr_of: 'QR code of {name}’s link', link_of: '{name}’s link', copy: 'Copy',
   open_link: 'Open', copied: 'Copied', select_copy: 'Selected: copy it with your device’s menu',
   qr_failed: 'The QR code could not be made', no_player_tokens: 'The players’ links were shown on the device that created the game.',
