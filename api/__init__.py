@@ -16,6 +16,7 @@ from flask import Flask
 from api import errors
 from api.audit import audit_blp, import_blp
 from api.bank import EXTENSION
+from api import events  # noqa: F401 - adds the event stream to game_blp
 from api.console import console_blp
 from api.framework import TableBankApi
 from api.games import game_blp, games_blp

@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import os
 import sys
@@ -45,11 +46,26 @@ class _Server(BaseApplication):  # type: ignore[misc]
     def load_config(self) -> None:
         for key, value in self.options.items():
             self.cfg.set(key, value)
+        self.cfg.set("worker_exit", self.close_bank)
 
     def load(self) -> Any:
         from api import create_app
 
-        return create_app(self.app_config)
+        self.app = create_app(self.app_config)
+        return self.app
+
+    def close_bank(self, _arbiter: Any, _worker: Any) -> None:
+        """A worker's last act (gunicorn's ``worker_exit``): close the store's connections
+        while the event loop still runs, not in a finaliser at interpreter exit."""
+        app = getattr(self, "app", None)
+        if app is not None:
+            from api.bank import EXTENSION
+
+            # Dropped here, so that its finaliser runs now too and not at interpreter exit,
+            # when gevent can no longer take a lock.
+            app.extensions.pop(EXTENSION).close()
+            self.app = None
+            gc.collect()
 
 
 class CommandFailed(Exception):
@@ -61,8 +77,11 @@ def serve(args: argparse.Namespace) -> int:
     options = {
         "bind": bind,
         "workers": args.workers,
-        "worker_class": "gthread",
-        "threads": args.threads,
+        # One greenlet per connection: a client that sends its request slowly, or holds an
+        # event stream open for hours, costs a little memory and no thread (gthread's 4
+        # threads were held by 4 slow clients, and every other request timed out).
+        "worker_class": "gevent",
+        "worker_connections": args.connections,
         "accesslog": "-",
         # The request line only: tokens travel in the Authorization header, never logged.
         "access_log_format": '%(h)s "%(r)s" %(s)s %(b)s %(M)sms',
@@ -264,7 +283,12 @@ def parser() -> argparse.ArgumentParser:
     )
     add_db_option(s)
     s.add_argument("--workers", type=int, default=1, help="worker processes")
-    s.add_argument("--threads", type=int, default=4, help="threads per worker")
+    s.add_argument(
+        "--connections", type=int, default=1000, help="open connections per worker at most"
+    )
+    # Before the server took a greenlet per connection it took a thread from a pool of this
+    # size; the option is still accepted so that scripts written for it keep working.
+    s.add_argument("--threads", type=int, default=None, help=argparse.SUPPRESS)
     s.set_defaults(func=serve)
     e = sub.add_parser("export", help="print a game's whole log as JSON")
     e.add_argument("game", metavar="GAME_ID")

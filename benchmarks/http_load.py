@@ -40,13 +40,13 @@ def free_port() -> int:
 class Server:
     """A running ``tablebank serve`` on a loopback port."""
 
-    def __init__(self, db: str, workers: int, threads: int) -> None:
+    def __init__(self, db: str, workers: int) -> None:
         self.port = free_port()
         env = {**os.environ, "TABLEBANK_DB": db}  # a URL's password stays off the command line
         self.process = subprocess.Popen(
             [
                 *(sys.executable, "-m", "api.cli", "serve", "--port", str(self.port)),
-                *("--workers", str(workers), "--threads", str(threads)),
+                *("--workers", str(workers)),
             ],
             cwd=ROOT,
             env=env,
@@ -114,8 +114,8 @@ def vm_hwm_mib(pid: int) -> float:
 
 
 @contextlib.contextmanager
-def serving(db: str, workers: int, threads: int) -> Iterator[Server]:
-    server = Server(db, workers, threads)
+def serving(db: str, workers: int) -> Iterator[Server]:
+    server = Server(db, workers)
     try:
         yield server
     finally:
@@ -228,12 +228,11 @@ def http_part(
     duration: float,
     samples: int,
     workers: int,
-    threads: int,
     warm_up: int = WARM_UP,
 ) -> dict[str, Any]:
     """(a), (c) over HTTP and the server's part of (e), on one store."""
     out: dict[str, Any] = {}
-    with serving(db, workers, threads) as server:
+    with serving(db, workers) as server:
         out.update(serial_latencies(server.port, games[0], long_game, samples, warm_up))
         for tables in (1, len(games)):
             run = load(server, games[:tables], duration, warm_up)

@@ -104,8 +104,9 @@ def summary(doc: dict[str, Any]) -> str:
     c, m = doc["config"], doc["machine"]
     return (
         f"Long game: {c['transactions']:,} transactions; HTTP windows {c['duration']} s; "
-        f"{c['samples']} latency samples; server `--workers {c['workers']} --threads "
-        f"{c['threads']}`; {m['cores']} cores ({m['cpu']}), Python {m['python']}, "
+        f"{c['samples']} latency samples; server `--workers {c['workers']}`"
+        f"{' (gthread, --threads ' + str(c['threads']) + ')' if 'threads' in c else ''}; "
+        f"{m['cores']} cores ({m['cpu']}), Python {m['python']}, "
         f"SQLite {m['sqlite']} on {m['sqlite_dir_filesystem']} "
         f"({m['fsyncs_per_s']} fdatasync/s), PostgreSQL "
         f"{m['postgresql'] or 'n/a'}; load average {m['load_average_at_start']} at the start, "

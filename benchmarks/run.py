@@ -121,7 +121,6 @@ def run_store(store: str, document: Path, args: argparse.Namespace) -> dict[str,
                 duration=args.duration,
                 samples=args.samples,
                 workers=args.workers,
-                threads=args.threads,
                 warm_up=1 if args.quick else WARM_UP,
             )
         )
@@ -142,7 +141,6 @@ def parser() -> argparse.ArgumentParser:
     ap.add_argument("--duration", type=float, help="seconds per rate (default 10; quick 0.3)")
     ap.add_argument("--samples", type=int, help="latency samples (default 300; quick 10)")
     ap.add_argument("--workers", type=int, default=2, help="server worker processes")
-    ap.add_argument("--threads", type=int, default=8, help="threads per server worker")
     ap.add_argument("--sqlite-dir", help="folder for the SQLite file (default: the temp dir)")
     ap.add_argument(
         "--json",
@@ -177,7 +175,7 @@ def main(argv: list[str] | None = None) -> int:
             "duration": args.duration,
             "samples": args.samples,
             "workers": args.workers,
-            "threads": args.threads,
+            "server": "gevent",
             "tables": TABLES,
         },
         "stores": {},

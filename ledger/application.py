@@ -16,6 +16,7 @@ import secrets
 import threading
 import time
 from collections.abc import Callable, Iterator
+from functools import cached_property
 from typing import Any
 from uuid import NAMESPACE_URL, UUID, uuid5
 
@@ -37,6 +38,7 @@ from ledger.errors import (
     VersionConflict,
 )
 from ledger.game import Game, now_rfc3339
+from ledger.live import Feed, Follower
 from ledger.ruleset import (
     BUILT_IN,
     RuleSet,
@@ -282,6 +284,22 @@ class TableBank(Application[UUID]):
     def version(self, game_id: UUID | str) -> str:
         """The game's version (its ETag); refuses a game this server does not hold."""
         return game_view_version(self._load(game_id))
+
+    # -- live -----------------------------------------------------------------------------
+    @cached_property
+    def feed(self) -> Feed:
+        """This process's watcher of the store, for readers following games."""
+        return Feed(self.recorder, self._records, lambda game_id: self._load(game_id).last_seq)
+
+    def follow(self, game_id: UUID | str, after: int | None = None) -> Follower:
+        """A reader of the game's transactions after seq ``after`` (default: from now on)."""
+        game = self._load(game_id)
+        return self.feed.follow(game.id, game.last_seq if after is None else after)
+
+    def close(self) -> None:
+        if "feed" in self.__dict__:
+            self.feed.close()
+        super().close()
 
     # -- tokens ---------------------------------------------------------------------------
     def authenticate(self, game_id: UUID | str, token: str | None) -> str:

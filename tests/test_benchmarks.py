@@ -33,7 +33,7 @@ def test_quick_run_reports_every_row(store: Store, tmp_path: Path) -> None:
         )
     command = [sys.executable, "-m", "benchmarks", "--quick", "--stores", kind]
     command += ["--transactions", "40", "--samples", "5", "--duration", "0.2"]
-    command += ["--workers", "1", "--threads", "4", "--sqlite-dir", str(tmp_path)]
+    command += ["--workers", "1", "--sqlite-dir", str(tmp_path)]
     command += ["--json", str(results)]
     done = subprocess.run(
         command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=120, check=False

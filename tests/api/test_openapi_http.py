@@ -58,6 +58,7 @@ def test_document_lists_every_path(document):
         "/api/v1/games",
         "/api/v1/games/{game}",
         "/api/v1/games/{game}/ruleset",
+        "/api/v1/games/{game}/events",
         "/api/v1/games/{game}/transactions",
         "/api/v1/games/{game}/transactions/{seq}",
         "/api/v1/games/{game}/players/{player}/liquidation",

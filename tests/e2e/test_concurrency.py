@@ -1,7 +1,7 @@
 """Concurrent writers over real HTTP: two gunicorn worker processes sharing one database (the
 run's store: a SQLite file, or a schema of PostgreSQL).
 
-`tablebank serve --workers 2 --threads 4` gives eight requests in flight at once from two
+`tablebank serve --workers 2` takes eight requests in flight at once (a greenlet each) in two
 processes, each with its own aggregate cache, meeting only in the database. API.md ("Writes are
 safe to retry"): without ``If-Match`` two concurrent writers never lose an update; a repeat of
 an ``Idempotency-Key`` with the same body returns the first answer and records nothing.
@@ -31,7 +31,7 @@ def server(tmp_path_factory: pytest.TempPathFactory, store: Store) -> Iterator[S
     log = tmp_path_factory.mktemp("concurrency") / "server.log"
     db = store.new(durable=True)
     try:
-        with Server(db, log, "--workers", "2", "--threads", "4") as running:
+        with Server(db, log, "--workers", "2") as running:
             yield running
     finally:
         store.drop(db)

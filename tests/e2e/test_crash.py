@@ -1,7 +1,7 @@
 """A server killed mid-load loses no acknowledged write and doubles none (the run's store: a
 SQLite file, or a schema of PostgreSQL).
 
-``tablebank serve --workers 2 --threads 4`` takes payments and salaries on four games from
+``tablebank serve --workers 2`` takes payments and salaries on four games from
 eight client threads, each write with an ``Idempotency-Key`` (also written in its memo, so the
 history shows where each key's transaction is). After a seeded number of 201s, with requests
 in flight, the arbiter and its workers get SIGKILL together, as a power cut would stop them,
@@ -237,7 +237,7 @@ def check_chain(server: Server, table: Table, transactions: int) -> None:
 
 @pytest.fixture
 def server(tmp_path: Path, db_url: str) -> Iterator[Server]:
-    with Server(db_url, tmp_path / "server.log", "--workers", "2", "--threads", "4") as running:
+    with Server(db_url, tmp_path / "server.log", "--workers", "2") as running:
         yield running
 
 

@@ -1,0 +1,183 @@
+"""Live feeds of games: each new transaction of a game, to every reader following it.
+
+A transaction may be recorded by any process of the server, or by another server on the same
+database, so nothing in memory can tell a reader about it. The store can: every event it
+records has a place in the application's notification log. One watcher per process reads
+that log from where it last stopped (a few rows, every ``POLL_SECONDS`` while anyone
+follows a game), and for each game with readers reads the game's new records once and hands
+them to each of its readers.
+
+A reader that starts ``after`` a seq first gets the game's records after it from the store,
+then the live ones; it is registered before that first read, and drops anything at or below
+the last seq it has, so a transaction recorded in between is neither lost nor repeated.
+
+Works the same under threads and under gevent (its monkey-patched threads and locks).
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections import deque
+from collections.abc import Callable, Iterable
+from typing import Any
+from uuid import UUID
+
+from eventsourcing.persistence import ApplicationRecorder
+
+POLL_SECONDS = 0.05
+RETRY_SECONDS = 1.0  # after the store failed to answer
+PAGE = 500  # notifications read at once
+
+log = logging.getLogger(__name__)
+
+# The game's records after a seq, in order (``TableBank._records``).
+Records = Callable[[UUID, int], Iterable[dict[str, Any]]]
+
+
+class Follower:
+    """One reader of one game: the transactions after the last it has, as they come."""
+
+    def __init__(self, feed: Feed, game_id: UUID, after: int) -> None:
+        self.feed = feed
+        self.game_id = game_id
+        self.last = after
+        self._pending: deque[dict[str, Any]] = deque()
+        self._ready = threading.Condition()
+        self.closed = False
+
+    def offer(self, txns: Iterable[dict[str, Any]]) -> None:
+        """New records of the game (the watcher's thread): kept unless already had."""
+        with self._ready:
+            for txn in txns:
+                self._pending.append(txn)
+            self._ready.notify_all()
+
+    def next_batch(self, timeout: float) -> list[dict[str, Any]]:
+        """The transactions after the last one taken, waiting up to ``timeout`` seconds for
+        some; an empty list when none came (time for a keep-alive)."""
+        with self._ready:
+            if not self._pending and not self.closed:
+                self._ready.wait(timeout)
+            batch = []
+            while self._pending:
+                txn = self._pending.popleft()
+                if txn["seq"] > self.last:
+                    batch.append(txn)
+                    self.last = txn["seq"]
+            return batch
+
+    def close(self) -> None:
+        """Stop following; the watcher forgets this reader."""
+        with self._ready:
+            self.closed = True
+            self._ready.notify_all()
+        self.feed.forget(self)
+
+
+class Feed:
+    """The watcher of one process: follows the store's notification log for as long as any
+    reader follows a game, and stops when the last one leaves."""
+
+    def __init__(
+        self,
+        recorder: ApplicationRecorder,
+        records: Records,
+        last_seq: Callable[[UUID], int],
+        poll_seconds: float = POLL_SECONDS,
+    ) -> None:
+        self._recorder = recorder
+        self._records = records
+        self._last_seq = last_seq
+        self._poll = poll_seconds
+        self._lock = threading.Lock()
+        self._followers: dict[UUID, set[Follower]] = {}
+        self._delivered: dict[UUID, int] = {}  # per game: the last seq handed to its readers
+        self._position = 0  # the last notification read
+        self._watcher: threading.Thread | None = None
+        self._stop = threading.Event()
+
+    def follow(self, game_id: UUID, after: int) -> Follower:
+        """A follower of ``game_id`` from seq ``after`` on, with the backlog already in it."""
+        follower = Follower(self, game_id, after)
+        with self._lock:
+            if not self._followers:
+                self._start()
+            readers = self._followers.setdefault(game_id, set())
+            if not readers:
+                # Everything up to the game's last seq now is in the store: the backlog read
+                # below finds it; the watcher hands on only what comes after.
+                self._delivered[game_id] = self._last_seq(game_id)
+            readers.add(follower)
+        try:
+            follower.offer(self._records(game_id, after))
+        except BaseException:
+            follower.close()
+            raise
+        return follower
+
+    def forget(self, follower: Follower) -> None:
+        with self._lock:
+            readers = self._followers.get(follower.game_id)
+            if readers is None:
+                return
+            readers.discard(follower)
+            if not readers:
+                del self._followers[follower.game_id]
+                self._delivered.pop(follower.game_id, None)
+            if not self._followers:
+                self._stop.set()
+
+    def followers(self) -> int:
+        """How many readers follow a game in this process now."""
+        with self._lock:
+            return sum(len(readers) for readers in self._followers.values())
+
+    def close(self) -> None:
+        """Stop the watcher, whoever still follows."""
+        self._stop.set()
+        watcher = self._watcher
+        if watcher is not None and watcher is not threading.current_thread():
+            watcher.join(timeout=5)
+
+    def _start(self) -> None:
+        if self._watcher is not None and self._watcher.is_alive():
+            self._stop.clear()
+            return
+        self._stop = threading.Event()
+        self._position = self._recorder.max_notification_id() or 0
+        self._watcher = threading.Thread(
+            target=self._watch, args=(self._stop,), name="tablebank-feed", daemon=True
+        )
+        self._watcher.start()
+
+    def _watch(self, stop: threading.Event) -> None:
+        while not stop.is_set():
+            try:
+                notes = self._recorder.select_notifications(
+                    self._position, PAGE, inclusive_of_start=False
+                )
+                if notes:
+                    self._hand_on({note.originator_id for note in notes})
+                    self._position = notes[-1].id
+            except Exception:  # the store is away for a moment: the readers wait, then resume
+                log.exception("reading the notification log failed; trying again")
+                notes = []
+                stop.wait(RETRY_SECONDS)
+            if len(notes) < PAGE:
+                stop.wait(self._poll)
+
+    def _hand_on(self, changed: set[UUID]) -> None:
+        with self._lock:
+            games = [g for g in changed if g in self._followers]
+            since = {g: self._delivered[g] for g in games}
+        for game_id in games:
+            txns = list(self._records(game_id, since[game_id]))
+            if not txns:
+                continue
+            with self._lock:
+                readers = list(self._followers.get(game_id, ()))
+                if game_id in self._delivered:
+                    self._delivered[game_id] = max(self._delivered[game_id], txns[-1]["seq"])
+            for reader in readers:
+                reader.offer(txns)

@@ -1,0 +1,105 @@
+"""``GET /api/v1/games/{game}/events`` in process (API.md, "Live: the game's event stream"):
+the stream's shape, where it starts, and what it refuses. Streams here are cut after a moment
+(``TABLEBANK_STREAM_MAX_SECONDS``) so that a test can read one whole; tests/e2e/test_events.py
+follows live streams on a real server."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from api import create_app
+from api.bank import EXTENSION
+
+
+@pytest.fixture
+def app(store_db: str) -> Iterator[Flask]:
+    app = create_app(
+        {
+            "TESTING": True,
+            "TABLEBANK_DB": store_db,
+            "TABLEBANK_STREAM_MAX_SECONDS": 0.3,
+            "TABLEBANK_STREAM_KEEPALIVE": 0.1,
+        }
+    )
+    yield app
+    app.extensions[EXTENSION].close()
+
+
+def events(text: str) -> list[dict]:
+    """The events of a stream's text: id, event and the decoded data of each."""
+    out = []
+    for block in text.split("\n\n"):
+        fields: dict = {}
+        for line in block.splitlines():
+            name, _, value = line.partition(": ")
+            if name in ("id", "event", "data"):
+                fields[name] = value
+        if "data" in fields:
+            out.append(
+                {"id": int(fields["id"]), "event": fields["event"], "data": json.loads(fields["data"])}
+            )
+    return out
+
+
+def test_after_zero_sends_every_transaction_as_the_post_answered_it(client: FlaskClient, table):
+    paid = table.record({"type": "payment", "from": "p1", "to": "p2", "amount": 30})
+
+    response = table.get("/events?after=0")
+
+    assert response.status_code == 200
+    assert response.mimetype == "text/event-stream"
+    got = events(response.get_data(as_text=True))
+    # Three players' starting cash (seq 1-3), then the payment (seq 4).
+    assert [e["id"] for e in got] == [1, 2, 3, 4]
+    assert {e["event"] for e in got} == {"transaction"}
+    assert got[-1]["data"] == paid
+
+
+def test_last_event_id_sends_what_came_after_it(table):
+    table.record({"type": "salary", "player": "p1"})
+    table.record({"type": "salary", "player": "p2"})
+
+    response = table.client.get(
+        table.url + "/events", headers={**table.auth(), "Last-Event-ID": "4"}
+    )
+
+    assert [e["id"] for e in events(response.get_data(as_text=True))] == [5]
+
+
+def test_without_a_position_nothing_old_is_sent_and_comments_keep_it_alive(table):
+    text = table.get("/events").get_data(as_text=True)
+
+    assert events(text) == []
+    assert text.startswith("retry: 2000\n")
+    assert ": keep-alive\n\n" in text
+
+
+@pytest.mark.parametrize("query", ["?after=-1", "?after=x", "?since=1"])
+def test_a_bad_position_is_a_validation_error(table, query):
+    response = table.get("/events" + query)
+
+    assert response.status_code == 422
+    assert response.json["code"] == "validation_error"
+
+
+def test_a_bad_last_event_id_is_a_validation_error(table):
+    response = table.client.get(
+        table.url + "/events", headers={**table.auth(), "Last-Event-ID": "soon"}
+    )
+
+    assert response.status_code == 422
+
+
+def test_the_stream_needs_a_token(client, table):
+    assert client.get(table.url + "/events").status_code == 401
+
+
+def test_a_player_token_may_follow(table):
+    response = table.get("/events?after=2", token=table.tokens["p3"])
+
+    assert [e["id"] for e in events(response.get_data(as_text=True))] == [3]

@@ -1,0 +1,168 @@
+"""The game's event stream against a real ``tablebank serve --workers 2`` (API.md, "Live: the
+game's event stream"): a write in one process reaches a stream served by the other, a reader
+that resumes with ``Last-Event-ID`` loses and repeats nothing, and 200 open streams leave the
+server free to record. Loopback only; every wait has a deadline.
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+from collections.abc import Iterator
+
+import pytest
+from server import HOST, Server
+from sse import EventStream
+from stores import Store
+
+pytestmark = pytest.mark.e2e
+
+DEADLINE = 10.0  # generous: delivery is asserted, its speed is measured and printed
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory, store: Store) -> Iterator[Server]:
+    db = store.new(durable=True)
+    log = tmp_path_factory.mktemp("events") / "server.log"
+    try:
+        with Server(db, log, "--workers", "2") as running:
+            yield running
+    finally:
+        store.drop(db)
+
+
+def new_game(server: Server) -> dict:
+    answer = server.call(
+        "POST", "/api/v1/games", {"name": "t", "ruleset": "classic", "players": ["A", "B"]}
+    )
+    assert answer.status == 201, answer
+    return answer.body
+
+
+def pay(server: Server, game: dict, amount: int = 1) -> dict:
+    answer = server.call(
+        "POST",
+        f"/api/v1/games/{game['id']}/transactions",
+        {"type": "payment", "from": "bank", "to": "p1", "amount": amount},
+        game["banker_token"],
+    )
+    assert answer.status == 201, answer
+    return answer.body
+
+
+def open_stream(server: Server, game: dict, **kwargs) -> tuple[EventStream, str]:
+    """A stream and the process serving it (its first comment names it)."""
+    stream = EventStream(HOST, server.port, game["id"], game["banker_token"], **kwargs)
+    assert stream.status == 200
+    assert stream.headers["content-type"].startswith("text/event-stream")
+    (hello,) = [c for c in stream.opening(time.monotonic() + DEADLINE) if c.startswith("following")]
+    return stream, hello.rsplit(" ", 1)[-1]
+
+
+def streams_on_both_workers(server: Server, game: dict) -> list[EventStream]:
+    """One stream served by each of the two worker processes."""
+    by_process: dict[str, EventStream] = {}
+    spare: list[EventStream] = []
+    for _ in range(40):
+        stream, process = open_stream(server, game)
+        if process in by_process:
+            spare.append(stream)
+        else:
+            by_process[process] = stream
+        if len(by_process) == 2:
+            break
+    for stream in spare:
+        stream.close()
+    assert len(by_process) == 2, "every stream landed on one worker"
+    return list(by_process.values())
+
+
+def test_each_write_reaches_streams_on_both_worker_processes(server: Server) -> None:
+    game = new_game(server)
+    streams = streams_on_both_workers(server, game)
+    latencies: list[float] = []
+    try:
+        for n in range(100):
+            sent = time.monotonic()
+            txn = pay(server, game, n + 1)
+            for stream in streams:
+                event = stream.next_event(time.monotonic() + DEADLINE)
+                assert event is not None, f"seq {txn['seq']} never reached a stream"
+                latencies.append(time.monotonic() - sent)
+                assert (event.id, event.kind) == (txn["seq"], "transaction")
+                assert event.data == {**txn, "voided_by": None}
+    finally:
+        for stream in streams:
+            stream.close()
+    cuts = statistics.quantiles(latencies, n=20)
+    print(f"stream delivery over 2 workers: p50 {cuts[9] * 1000:.0f} ms, p95 {cuts[18] * 1000:.0f} ms")
+
+
+def test_resuming_with_last_event_id_loses_and_repeats_nothing(server: Server) -> None:
+    game = new_game(server)  # seq 1, 2: starting cash
+    stream, _ = open_stream(server, game, query="?after=0")
+    first = stream.events(2, time.monotonic() + DEADLINE)
+    assert [e.id for e in first] == [1, 2]
+    pay(server, game)  # seq 3
+    assert stream.next_event(time.monotonic() + DEADLINE).id == 3
+    stream.close()
+
+    pay(server, game)  # seq 4 and 5, while nobody follows
+    pay(server, game)
+    resumed, _ = open_stream(server, game, last_event_id=3)
+    pay(server, game)  # seq 6, live
+    got = resumed.events(3, time.monotonic() + DEADLINE)
+    assert [e.id for e in got] == [4, 5, 6]
+    # Nothing more: no repeat of 3..6 follows.
+    assert resumed.next_event(time.monotonic() + 0.5) is None
+    resumed.close()
+
+
+def test_a_stream_without_a_position_starts_from_now(server: Server) -> None:
+    game = new_game(server)
+    pay(server, game)  # seq 3, before the reader came
+    stream, _ = open_stream(server, game)
+    pay(server, game)  # seq 4
+    assert stream.next_event(time.monotonic() + DEADLINE).id == 4
+    stream.close()
+
+
+def test_two_hundred_open_streams_leave_the_server_free_to_record(server: Server) -> None:
+    game = new_game(server)
+    streams = []
+    try:
+        for _ in range(200):
+            stream = EventStream(HOST, server.port, game["id"], game["banker_token"])
+            assert stream.status == 200
+            streams.append(stream)
+        slowest = 0.0
+        sent = []
+        for _ in range(10):
+            began = time.monotonic()
+            sent.append(pay(server, game)["seq"])
+            slowest = max(slowest, time.monotonic() - began)
+        assert slowest < 1.0, slowest
+        deadline = time.monotonic() + DEADLINE * 2
+        for stream in streams:
+            assert [e.id for e in stream.events(10, deadline)] == sent
+    finally:
+        for stream in streams:
+            stream.close()
+
+
+def test_a_stream_needs_a_token_of_its_game(server: Server) -> None:
+    game, other = new_game(server), new_game(server)
+    nobody = server.call("GET", f"/api/v1/games/{game['id']}/events")
+    stranger = EventStream(HOST, server.port, game["id"], other["banker_token"])
+
+    assert nobody.status == 401
+    assert stranger.status == 403
+    stranger.close()
+
+
+def test_a_player_token_follows_its_game(server: Server) -> None:
+    game = new_game(server)
+    stream = EventStream(HOST, server.port, game["id"], game["tokens"]["p2"], query="?after=1")
+    assert stream.status == 200
+    assert stream.next_event(time.monotonic() + DEADLINE).id == 2
+    stream.close()
