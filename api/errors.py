@@ -1,7 +1,8 @@
 """Every error as ``application/problem+json`` (RFC 9457), turned into a response here only.
 
 ``{"type", "title", "status", "detail", "code", ...}``: ``code`` is the stable machine code;
-ledger refusals add their own members (``shortfall`` and ``can_raise``, ``errors``).
+a 409 carries the ``params`` its ``detail`` was built from; ledger refusals add their own
+members (``shortfall`` and ``can_raise``, ``errors``).
 """
 
 from __future__ import annotations
@@ -84,10 +85,18 @@ def problem(
 
 
 def ledger_problem(error: LedgerError) -> Response:
-    """A refusal of the ledger, as it describes itself."""
+    """A refusal of the ledger, as it describes itself; a 409 with the ``params`` of its
+    ``detail`` (API.md, "Refusals a client can translate")."""
     headers = {"WWW-Authenticate": "Bearer"} if error.status == 401 else None
+    params = {"params": error.params} if error.status == 409 else {}
     return problem(
-        error.status, error.code, error.detail, title=error.title, headers=headers, **error.extra
+        error.status,
+        error.code,
+        error.detail,
+        title=error.title,
+        headers=headers,
+        **params,
+        **error.extra,
     )
 
 

@@ -20,9 +20,11 @@ from webargs.flaskparser import FlaskParser, abort, is_json_request
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
 from api.errors import PROBLEM_JSON, http_problem
-from schemas.problems import ProblemSchema
+from schemas.problems import REFUSAL, ProblemSchema, conflict_schema, refusal_components
 
 PROBLEM_RESPONSE = "Problem"
+PROBLEM_SCHEMA = "Problem"  # the component apispec makes of ProblemSchema
+REFUSAL_RESPONSE = REFUSAL  # a 409: a rule refusal, described code by code
 BEARER = "bearer"  # the security scheme: a banker's or player's token of the game in the path
 NOT_JSON = "Send the body as JSON, with Content-Type: application/json."
 
@@ -126,7 +128,9 @@ class ProblemResponsesPlugin(BasePlugin):
         for method, operation in (operations or {}).items():
             responses = operation.setdefault("responses", {})
             for status in list(responses):
-                if str(status)[0] in "45":
+                if str(status) == "409":
+                    responses[status] = REFUSAL_RESPONSE
+                elif str(status)[0] in "45":
                     responses[status] = PROBLEM_RESPONSE
                 elif str(status)[0] == "2" and (about_a_game or method == "post"):
                     responses[status].setdefault("headers", {})["ETag"] = "ETAG"
@@ -137,7 +141,9 @@ class ProblemResponsesPlugin(BasePlugin):
                 if method == "post":
                     errors += ["409", "412"]
             for status in errors:
-                responses.setdefault(status, PROBLEM_RESPONSE)
+                responses.setdefault(
+                    status, REFUSAL_RESPONSE if status == "409" else PROBLEM_RESPONSE
+                )
             if about_a_game:
                 operation.setdefault("security", [{BEARER: []}])
             responses.setdefault("default", PROBLEM_RESPONSE)
@@ -165,6 +171,17 @@ class TableBankApi(flask_smorest.Api):
             {
                 "description": "A problem (RFC 9457); `code` says which.",
                 "content": {PROBLEM_JSON: {"schema": ProblemSchema}},
+            },
+        )
+        for name, component in refusal_components(PROBLEM_SCHEMA).items():
+            self.spec.components.schema(name, component)
+        self.spec.components.response(
+            REFUSAL_RESPONSE,
+            {
+                "description": "A rule refusal (RFC 9457 problem): `code` says which, `params` "
+                "the values of its `detail`. Or, with another `code` (`busy`, "
+                "`idempotency_in_progress`), nothing refused: try again.",
+                "content": {PROBLEM_JSON: {"schema": conflict_schema(PROBLEM_SCHEMA)}},
             },
         )
         self.spec.components.security_scheme(

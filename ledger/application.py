@@ -414,7 +414,7 @@ class TableBank(Application[UUID]):
             except IntegrityError:
                 continue  # a concurrent writer won (maybe with this key); try on the fresh state
             return view, False
-        raise LedgerError("the game is too busy; try again", "busy")  # pragma: no cover
+        raise LedgerError("busy", "the game is too busy; try again")  # pragma: no cover
 
     def _idempotent_answer(
         self, game_id: UUID, key: str, body_digest: str

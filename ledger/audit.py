@@ -34,13 +34,11 @@ def draft_void(d: Draft, body: dict[str, Any], history: History | None) -> None:
     if seq > d.before["last_seq"]:
         raise InvalidField("seq", f"no transaction {seq}; the last is {d.before['last_seq']}")
     if str(seq) in d.before["voided"]:
-        raise RuleViolation(
-            "already_voided", f"transaction {seq} was voided by {d.before['voided'][str(seq)]}"
-        )
+        raise RuleViolation("already_voided", seq=seq, voided_by=d.before["voided"][str(seq)])
     assert history is not None, "a void needs the game's history"
     target, state, later = history(seq)
     if target["type"] in NOT_VOIDABLE:
-        raise RuleViolation("void_conflict", f"a {target['type']} transaction cannot be voided")
+        raise RuleViolation("void_conflict", reason="not_voidable", seq=seq, type=target["type"])
     # A later transaction already voided, and its void, cancel out: they need not stand.
     voided = d.before["voided"]
     cancelled = {t["seq"] for t in later if str(t["seq"]) in voided}
@@ -83,19 +81,15 @@ def _replay_without(d: Draft, state: State, txn: Txn, voided: int) -> State:
     except LedgerError as err:
         raise RuleViolation(
             "void_conflict",
-            f"transaction {txn['seq']} ({txn['type']}) depends on {voided}: without it, "
-            f"it would be refused ({err.code}: {err.detail})",
+            reason="refused",
             seq=txn["seq"],
+            type=txn["type"],
             depends_on=voided,
             would_be=err.code,
         ) from None
     if rd.postings != txn["postings"] or rd.changes != txn["changes"]:
         raise RuleViolation(
-            "void_conflict",
-            f"transaction {txn['seq']} ({txn['type']}) depends on {voided}: without it, "
-            "it would move other amounts or assets",
-            seq=txn["seq"],
-            depends_on=voided,
+            "void_conflict", reason="changed", seq=txn["seq"], type=txn["type"], depends_on=voided
         )
     rd.state["last_seq"] = txn["seq"]
     return rd.state
@@ -104,12 +98,7 @@ def _replay_without(d: Draft, state: State, txn: Txn, voided: int) -> State:
 def _check_from(d: Draft, change: dict[str, Any], at_seq: int, voided: int) -> None:
     target = {k: v for k, v in change.items() if k not in ("kind", "from", "to", "standings")}
     if d._current(change["kind"], target) != change["from"]:
-        raise RuleViolation(
-            "void_conflict",
-            f"transaction {at_seq} depends on {voided}: the table has changed since",
-            seq=at_seq,
-            depends_on=voided,
-        )
+        raise RuleViolation("void_conflict", reason="table_changed", seq=at_seq, depends_on=voided)
 
 
 # -- the hash chain ---------------------------------------------------------------------------

@@ -36,7 +36,9 @@ def deal(d: Draft, body: Body) -> None:
     for deed in deeds:
         assert deed.price is not None
         if d.prop(deed.slug)["owner"] != "bank":
-            raise RuleViolation("already_owned", f"{deed.slug} was dealt already")
+            raise RuleViolation(
+                "already_owned", property=deed.slug, owner=d.prop(deed.slug)["owner"]
+            )
         d.change("deed", player, property=deed.slug)
         prices[deed.slug] = deed.price
     d.pay(player, "bank", sum(prices.values()))
@@ -101,7 +103,7 @@ def buy(d: Draft, body: Body) -> None:
     player = d.player(body["player"])
     deed = d.deed(body["property"])
     if d.prop(deed.slug)["owner"] != "bank":
-        raise RuleViolation("already_owned", f"{deed.slug} belongs to {d.prop(deed.slug)['owner']}")
+        raise RuleViolation("already_owned", property=deed.slug, owner=d.prop(deed.slug)["owner"])
     printed = d.rs.deeds[deed.slug].price is not None
     deed = d.priced(deed, body.get("price"))
     assert deed.price is not None
@@ -118,7 +120,7 @@ def auction(d: Draft, body: Body) -> None:
     owner = d.prop(deed.slug)["owner"]
     if owner != "bank":
         if not d.elite:
-            raise RuleViolation("already_owned", f"{deed.slug} belongs to {owner}")
+            raise RuleViolation("already_owned", property=deed.slug, owner=owner)
         elite.elite_auction_allowed(d, deed, owner)
     # Nobody bid even 1: the deed stays with the Bank and nothing is recorded.
     bid = whole(body, "bid")
@@ -132,16 +134,14 @@ def rent(d: Draft, body: Body) -> None:
     payer = d.player(body["payer"])
     deed, owner = d.owned_deed(body["property"])
     if owner == payer:
-        raise RuleViolation("own_property", f"{payer} owns {deed.slug}")
+        raise RuleViolation("own_property", payer=payer, property=deed.slug)
     if d.prop(deed.slug)["mortgaged"]:
-        raise RuleViolation("mortgaged", f"{deed.slug} is mortgaged: no rent")
+        raise RuleViolation("mortgaged", reason="rent", property=deed.slug)
     if option(d, "no_rent_in_jail") and d.state["players"][owner]["in_jail"]:
-        raise RuleViolation("owner_in_jail", f"{owner} is in jail and collects no rent")
+        raise RuleViolation("owner_in_jail", owner=owner, property=deed.slug)
     turn = d.state["turn"]
     if turn is not None and turn != payer:
-        raise RuleViolation(
-            "claim_window_closed", f"it is {turn}'s turn: rent can only be charged to {turn}"
-        )
+        raise RuleViolation("claim_window_closed", turn=turn, payer=payer)
     multiplier = whole(body, "multiplier", 1, 10, default=1)
     if deed.kind in ("plot", "central"):
         # The box's RENT table is not in the rule set: the banker enters the rent, which a
@@ -195,7 +195,7 @@ def tax(d: Draft, body: Body) -> None:
         raise InvalidField("choice", "flat or percent: the player chooses")
     if mode != "choice":
         if choice is not None and choice != mode:
-            raise RuleViolation("option_disabled", f"this game's income tax is {mode} only")
+            raise RuleViolation("option_disabled", reason="income_tax", only=mode)
         choice = mode
     pct = int(d.rs.params["income_tax_percent"])
     worth = rules.total_worth(d.rs, d.state, player)
@@ -232,11 +232,11 @@ def jail_card(d: Draft, body: Body) -> None:
     holder = d.state["jail_cards"][deck]
     if action == "draw":
         if holder != "deck":
-            raise RuleViolation("no_jail_card", f"the {deck} card is held by {holder}")
+            raise RuleViolation("no_jail_card", reason="held", deck=deck, holder=holder)
         d.change("jail_card", player, deck=deck)
     else:
         if holder != player:
-            raise RuleViolation("no_jail_card", f"{player} holds no {deck} jail card")
+            raise RuleViolation("no_jail_card", reason="not_held", player=player, deck=deck)
         d.change("jail_card", "deck", deck=deck)
         d.change("jail", False, player=player)
     d.basis = {"deck": deck, "action": action}
@@ -273,7 +273,7 @@ def _orders(body: Body) -> list[Body]:
 def _street_of_owner(d: Draft, order: Body, owner: str | None) -> tuple[Deed, str]:
     deed, who = d.owned_deed(order["property"])
     if not deed.buildable:
-        raise RuleViolation("not_buildable", f"{deed.slug} is a {deed.kind}: no buildings")
+        raise RuleViolation("not_buildable", property=deed.slug, kind=deed.kind)
     if owner is not None and who != owner:
         raise InvalidField("orders", "every order of one transaction is for one owner")
     return deed, who
@@ -291,7 +291,9 @@ def _check_even(d: Draft, slugs: set[str]) -> None:
             levels = {s: rules.building_level(d.rs, d.prop(s)) for s in d.rs.group_of(slug)}
             raise RuleViolation(
                 "uneven_building",
-                f"the {d.rs.deeds[slug].group} group would stand uneven: {levels}",
+                reason="uneven",
+                property=slug,
+                group=d.rs.deeds[slug].group,
                 levels=levels,
             )
 
@@ -307,32 +309,41 @@ def build(d: Draft, body: Body) -> None:
         d.player(owner)
         if not rules.holds_group(d.rs, d.state, deed.slug, owner):
             raise RuleViolation(
-                "group_incomplete", f"{owner} does not hold the whole {deed.group} group"
+                "group_incomplete", owner=owner, property=deed.slug, group=deed.group
             )
         if rules.group_has_mortgage(d.rs, d.state, deed.slug):
-            raise RuleViolation("mortgaged", f"a deed of the {deed.group} group is mortgaged")
+            mortgaged = next(s for s in d.rs.group_of(deed.slug) if d.prop(s)["mortgaged"])
+            raise RuleViolation("mortgaged", reason="build", property=mortgaged, group=deed.group)
         prop = d.prop(deed.slug)
         if order.get("hotel"):
             if prop["hotel"]:
-                raise RuleViolation("building_limit", f"{deed.slug} already has a hotel")
+                raise RuleViolation("building_limit", reason="hotel", property=deed.slug)
             if prop["houses"] != per_hotel:
                 raise RuleViolation(
                     "uneven_building",
-                    f"a hotel needs {per_hotel} houses on {deed.slug} first",
+                    reason="hotel",
+                    property=deed.slug,
+                    needed=per_hotel,
+                    houses=prop["houses"],
                 )
             if not in_supply(d, "hotels", 1):
-                raise RuleViolation("no_hotels_left", "the Bank has no hotels left")
+                raise RuleViolation("no_hotels_left", property=deed.slug)
             unit, count, what = deed.hotel_price, 1, "hotel"
             d.change("houses", 0, property=deed.slug)
             d.change("hotel", True, property=deed.slug)
         else:
             count = whole(order, "houses", 1, max_houses, default=1)
             if prop["hotel"] or prop["houses"] + count > max_houses:
-                raise RuleViolation("building_limit", f"at most {max_houses} houses on {deed.slug}")
+                raise RuleViolation(
+                    "building_limit", reason="houses", property=deed.slug, limit=max_houses
+                )
             if not in_supply(d, "houses", count):
                 raise RuleViolation(
                     "no_houses_left",
-                    f"the Bank has {d.state['supply']['houses']} houses left",
+                    reason="build",
+                    property=deed.slug,
+                    needed=count,
+                    left=d.state["supply"]["houses"],
                 )
             unit, what = deed.house_price, "houses"
             d.change("houses", prop["houses"] + count, property=deed.slug)
@@ -367,7 +378,7 @@ def build(d: Draft, body: Body) -> None:
         built = d.state["built_this_turn"].get(owner, 0) + houses
         if built > 1:
             raise RuleViolation(
-                "building_limit", f"one house a turn (house rule): {owner} would build {built}"
+                "building_limit", reason="one_house_per_turn", player=owner, built=built
             )
         d.change("built_this_turn", built, player=owner)
     d.pay(owner, "bank", total)
@@ -386,13 +397,16 @@ def sell_buildings(d: Draft, body: Body) -> None:
         half_hotel = rules.round_half_up(deed.hotel_price, 2)
         if order.get("hotel"):
             if not prop["hotel"]:
-                raise RuleViolation("no_buildings", f"{deed.slug} has no hotel")
+                raise RuleViolation("no_buildings", reason="hotel", property=deed.slug)
             d.change("hotel", False, property=deed.slug)
             if order.get("break_down"):
                 if not in_supply(d, "houses", per_hotel):
                     raise RuleViolation(
                         "no_houses_left",
-                        f"breaking the hotel down needs {per_hotel} houses in the Bank",
+                        reason="break_down",
+                        property=deed.slug,
+                        needed=per_hotel,
+                        left=d.state["supply"]["houses"],
                     )
                 d.change("houses", per_hotel, property=deed.slug)
                 amount = half_hotel
@@ -409,7 +423,13 @@ def sell_buildings(d: Draft, body: Body) -> None:
         else:
             count = whole(order, "houses", 1, default=1)
             if prop["houses"] < count:
-                raise RuleViolation("no_buildings", f"{deed.slug} has {prop['houses']} houses")
+                raise RuleViolation(
+                    "no_buildings",
+                    reason="houses",
+                    property=deed.slug,
+                    houses=prop["houses"],
+                    count=count,
+                )
             d.change("houses", prop["houses"] - count, property=deed.slug)
             amount = count * half_house
             lines.append({"property": deed.slug, "houses": count, "amount": amount})
@@ -426,15 +446,17 @@ def sell_buildings(d: Draft, body: Body) -> None:
 def mortgage(d: Draft, body: Body) -> None:
     deed, owner = d.owned_deed(body["property"])
     if d.prop(deed.slug)["mortgaged"]:
-        raise RuleViolation("mortgaged", f"{deed.slug} is mortgaged already")
+        raise RuleViolation("mortgaged", reason="mortgage", property=deed.slug)
     if d.elite:
         # Millionaire Elite: the plot's own buildings are sold first (RULES.md 4); a bare
         # plot of a built branch may be mortgaged, and then the branch stops building.
         built = d.prop(deed.slug)
         if built["houses"] or built["hotel"]:
-            raise RuleViolation("group_has_buildings", f"sell {deed.slug}'s buildings first")
+            raise RuleViolation("group_has_buildings", reason="plot", property=deed.slug)
     elif rules.group_has_buildings(d.rs, d.state, deed.slug):
-        raise RuleViolation("group_has_buildings", f"sell the {deed.group} group's buildings first")
+        raise RuleViolation(
+            "group_has_buildings", reason="group", property=deed.slug, group=deed.group
+        )
     deed = d.priced(deed, body.get("price"))
     assert deed.mortgage_value is not None
     d.change("mortgage", True, property=deed.slug)
@@ -445,7 +467,7 @@ def mortgage(d: Draft, body: Body) -> None:
 def unmortgage(d: Draft, body: Body) -> None:
     deed, owner = d.owned_deed(body["property"])
     if not d.prop(deed.slug)["mortgaged"]:
-        raise RuleViolation("not_mortgaged", f"{deed.slug} is not mortgaged")
+        raise RuleViolation("not_mortgaged", property=deed.slug)
     interest = rules.mortgage_fee(d.rs, deed)
     assert deed.mortgage_value is not None  # known: it was mortgaged at that value
     d.change("mortgage", False, property=deed.slug)
@@ -505,15 +527,12 @@ def trade(d: Draft, body: Body) -> None:
                 raise InvalidField(f"legs.{i}.properties", f"{slug} is traded twice")
             seen.add(slug)
             if d.before["properties"][slug]["owner"] != frm:
-                raise RuleViolation("not_owner", f"{frm} does not hold {slug}")
+                raise RuleViolation("not_owner", player=frm, property=slug)
             if d.before["properties"][slug]["mortgaged"] and not d.rs.params["mortgaged_tradeable"]:
-                raise RuleViolation(
-                    "mortgaged", f"{slug} is mortgaged: it changes hands only in a bankruptcy"
-                )
+                raise RuleViolation("mortgaged", reason="trade", property=slug)
             if rules.group_has_buildings(d.rs, d.before, slug):
                 raise RuleViolation(
-                    "group_has_buildings",
-                    f"the {deed.group} group has buildings: sell them before trading {slug}",
+                    "group_has_buildings", reason="trade", property=slug, group=deed.group
                 )
         if not (leg.get("cash") or leg.get("properties") or leg.get("jail_cards")):
             raise InvalidField(f"legs.{i}", "a leg moves cash, deeds or jail cards")
@@ -521,7 +540,7 @@ def trade(d: Draft, body: Body) -> None:
             if deck not in JAIL_DECKS:
                 raise InvalidField(f"legs.{i}.jail_cards", f"decks are {', '.join(JAIL_DECKS)}")
             if deck in moved_cards or d.before["jail_cards"][deck] != frm:
-                raise RuleViolation("no_jail_card", f"{frm} holds no {deck} jail card")
+                raise RuleViolation("no_jail_card", reason="not_held", player=frm, deck=deck)
             moved_cards.add(deck)
     for leg in legs_in:
         frm, to = leg["from"], leg["to"]
@@ -572,10 +591,11 @@ def bankruptcy(d: Draft, body: Body) -> None:
     if owed is not None and liq["total"] >= owed:
         raise RuleViolation(
             "not_insolvent",
-            f"{debtor} could raise {liq['total']} (cash {liq['cash']} + {liq['can_raise']}) "
-            f"and owes {owed}",
-            can_raise=liq["can_raise"],
+            debtor=debtor,
+            owed=owed,
             cash=liq["cash"],
+            can_raise=liq["can_raise"],
+            total=liq["total"],
         )
     lift = set(names(body, "unmortgage"))
     deeds = rules.owned_by(d.state, debtor)
@@ -671,7 +691,7 @@ def finish(d: Draft, body: Body) -> None:
 def pot_collect(d: Draft, body: Body) -> None:
     player = d.player(body["player"])
     if not (option(d, "free_parking_pot") or d.elite):
-        raise RuleViolation("option_disabled", "this game has no Free Parking pot")
+        raise RuleViolation("option_disabled", reason="free_parking_pot")
     amount = d.state["balances"]["pot"]
     d.pay("pot", player, amount)
     d.basis = {"pot": amount}

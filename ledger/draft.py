@@ -57,13 +57,13 @@ class Draft:
     def player(self, pid: Any, *, active: bool = True) -> str:
         """A seated player's id; refuses strangers and, unless told, the bankrupt."""
         if not isinstance(pid, str) or pid not in self.state["players"]:
-            raise RuleViolation("unknown_player", f"no player {pid!r} at this table")
+            raise RuleViolation("unknown_player", player=str(pid))
         if (
             active
             and self.state["players"][pid]["bankrupt_seq"] is not None
             and not self.options.get("keep_bankrupt_players")
         ):
-            raise RuleViolation("player_bankrupt", f"{pid} is bankrupt and out of the game")
+            raise RuleViolation("player_bankrupt", player=pid)
         return str(pid)
 
     def account(self, acc: Any) -> str:
@@ -75,7 +75,7 @@ class Draft:
     def deed(self, slug: Any) -> Deed:
         """A deed of this rule set, with the figures the banker entered for it."""
         if not isinstance(slug, str) or slug not in self.rs.deeds:
-            raise RuleViolation("unknown_property", f"no property {slug!r} in this rule set")
+            raise RuleViolation("unknown_property", property=str(slug))
         return rules.deed_of(self.rs, self.state, slug)
 
     def priced(self, deed: Deed, price: Any, field: str = "price") -> Deed:
@@ -104,7 +104,7 @@ class Draft:
         deed = self.deed(slug)
         owner = self.prop(deed.slug)["owner"]
         if owner == "bank":
-            raise RuleViolation("not_owned", f"the Bank holds {deed.slug}")
+            raise RuleViolation("not_owned", property=deed.slug)
         return deed, owner
 
     # -- writing ------------------------------------------------------------------------
@@ -166,11 +166,20 @@ class Draft:
                 continue
             start = self.before["balances"][account]
             raise InsufficientFunds(
-                account,
+                payer=account,
                 amount=start - balance,
                 cash=start,
                 can_raise=rules.can_raise(self.rs, self.before, account),
+                creditor=self.creditor_of(account),
             )
+
+    def creditor_of(self, payer: str) -> str | None:
+        """Whom the payer's money in this transaction goes to: the Bank (the pot counts as
+        the Bank's), one player, or ``None`` where it goes to several."""
+        owed_to = {
+            "bank" if p["to"] == "pot" else p["to"] for p in self.postings if p["from"] == payer
+        }
+        return owed_to.pop() if len(owed_to) == 1 else None
 
 
 def whole(

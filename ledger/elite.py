@@ -49,12 +49,12 @@ def shares(d: Draft, body: Body) -> None:
     held = d.state["shares"]["held"].get(player, 0)
     if action == "buy":
         if price == 0:
-            raise RuleViolation("shares_unavailable", "at price 0 the Bank sells no shares")
+            raise RuleViolation("shares_unavailable")
         d.pay(player, "bank", count * price)
         d.change("shares", held + count, player=player)
     else:
         if count > held:
-            raise RuleViolation("insufficient_shares", f"{player} holds {held} shares")
+            raise RuleViolation("insufficient_shares", player=player, held=held, count=count)
         d.pay("bank", player, count * price)
         d.change("shares", held - count, player=player)
     d.basis = {"action": action, "count": count, "price": price, "amount": count * price}
@@ -120,7 +120,7 @@ def insurance(d: Draft, body: Body) -> None:
         d.basis = {"policy": policy, "price": price}
         return
     if not held:
-        raise RuleViolation("no_policy", f"{player} holds no {policy} policy")
+        raise RuleViolation("no_policy", player=player, policy=policy)
     d.change("policy", False, player=player, policy=policy)
     d.basis = {"policy": policy, "action": action}
 
@@ -144,11 +144,11 @@ def elite_auction_allowed(d: Draft, deed: Deed, owner: str) -> None:
     """The AUCTION space may pick a player's plot, unless mortgaged, insured or built on."""
     prop = d.prop(deed.slug)
     if prop["mortgaged"]:
-        raise RuleViolation("mortgaged", f"{deed.slug} is mortgaged: it cannot be auctioned")
+        raise RuleViolation("mortgaged", reason="auction", property=deed.slug)
     if prop["houses"] or prop["hotel"]:
-        raise RuleViolation("group_has_buildings", f"{deed.slug} has buildings: no auction")
+        raise RuleViolation("group_has_buildings", reason="auction", property=deed.slug)
     if d.state["policies"].get(owner):
-        raise RuleViolation("insured", f"{owner} is insured against auctions")
+        raise RuleViolation("insured", owner=owner, property=deed.slug)
 
 
 def bank_covers_bankruptcy(d: Draft, body: Body, debtor: str, creditor: str) -> None:
@@ -163,9 +163,11 @@ def bank_covers_bankruptcy(d: Draft, body: Body, debtor: str, creditor: str) -> 
     if liq["total"] >= owed:
         raise RuleViolation(
             "not_insolvent",
-            f"{debtor} could raise {liq['total']} and owes {owed}",
-            can_raise=liq["can_raise"],
+            debtor=debtor,
+            owed=owed,
             cash=liq["cash"],
+            can_raise=liq["can_raise"],
+            total=liq["total"],
         )
     held = d.state["shares"]["held"].get(debtor, 0)
     price = d.state["shares"]["price"]

@@ -1,69 +1,88 @@
 """Every refusal the ledger can give, each with a stable machine ``code``.
 
-The tree::
+The tree, with what each takes (the code first where it takes one)::
 
-    LedgerError                      code, detail, extra fields (status 409 unless noted)
-    ├── InvalidField                 422 validation_error: a field the rules require or reject
-    ├── IdempotencyKeyReused         422 idempotency_key_reused: same key, another body
-    ├── LogInvalid                   422 log_invalid: an import that fails its checks (seq)
-    ├── VersionConflict              412 version_conflict: If-Match names an older version
-    ├── NotFound                     404 not_found: no such game or transaction
-    ├── Unauthorized                 401 unauthorized: missing or unknown token
-    ├── Forbidden                    403 forbidden: a token acting beyond its rights
-    └── RuleViolation                409: a well-formed request the game's rules refuse
-        ├── InsufficientFunds        insufficient_funds (shortfall, can_raise)
-        └── (plain RuleViolation)    not_owner, already_owned, mortgaged, ... by ``code``
+    LedgerError(code, detail, **extra)      status 409 unless noted; ``params`` {} but for rules
+    ├── InvalidField(field, message)        422 validation_error: a field the rules require
+    │                                           or reject (``errors`` by field)
+    ├── IdempotencyKeyReused(detail)        422 idempotency_key_reused: same key, another body
+    ├── LogInvalid(detail, seq=)            422 log_invalid: an import that fails its checks
+    ├── VersionConflict(detail, current=)   412 version_conflict: If-Match names an older one
+    ├── NotFound(detail)                    404 not_found: no such game or transaction
+    ├── Unauthorized(detail)                401 unauthorized: missing or unknown token
+    ├── Forbidden(detail)                   403 forbidden: a token acting beyond its rights
+    └── RuleViolation(code, **params)       409: a well-formed request the game's rules refuse;
+        │                                       ``code`` from ``ledger.refusals.REFUSALS``,
+        │                                       ``detail`` built from ``params``
+        └── InsufficientFunds(payer=, amount=, cash=, can_raise=, creditor=)
+                                            insufficient_funds, its shortfall worked out
 
-The API layer turns each into one problem+json response: it reads ``status``, ``code``,
-``detail`` and ``extra`` and knows nothing else about the rules.
+The classes with a code of their own (``_OwnCode``) take none. The API layer turns each into
+one problem+json response: it reads ``status``, ``code``, ``detail``, ``params`` (of a 409)
+and ``extra`` and knows nothing else about the rules.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
+
+from ledger.refusals import refusal
 
 
 class LedgerError(Exception):
     """Base of every refusal: nothing was recorded."""
 
-    status = 409
-    code = "ledger_error"
-    title = "Refused"
+    status: ClassVar[int] = 409
+    title: ClassVar[str] = "Refused"
 
-    def __init__(self, detail: str, code: str | None = None, **extra: Any) -> None:
+    def __init__(self, code: str, detail: str, **extra: Any) -> None:
         super().__init__(detail)
+        self.code = code
         self.detail = detail
-        if code is not None:
-            self.code = code
+        self.params: dict[str, Any] = {}
         self.extra: dict[str, Any] = extra
 
 
+class _OwnCode(LedgerError):
+    """A refusal of one kind, whose class says its code."""
+
+    code: str = "ledger_error"
+
+    def __init__(self, detail: str, **extra: Any) -> None:
+        super().__init__(type(self).code, detail, **extra)
+
+
 class RuleViolation(LedgerError):
-    """A well-formed request that the game's rules refuse."""
+    """A well-formed request that the game's rules refuse: a registered code and its params."""
 
     title = "Refused by the rules"
 
-    def __init__(self, code: str, detail: str, **extra: Any) -> None:
-        super().__init__(detail, code, **extra)
+    def __init__(self, code: str, **params: Any) -> None:
+        known = refusal(code)
+        params = known.params_of(params)
+        super().__init__(code, known.detail(params), **known.members(params))
+        self.params = params
 
 
 class InsufficientFunds(RuleViolation):
     """A payer lacks the cash; says how much is missing and what could still be raised."""
 
-    def __init__(self, account: str, amount: int, cash: int, can_raise: int) -> None:
-        shortfall = amount - cash
+    def __init__(
+        self, *, payer: str, amount: int, cash: int, can_raise: int, creditor: str | None = None
+    ) -> None:
+        owed_to = {} if creditor is None else {"creditor": creditor}
         super().__init__(
             "insufficient_funds",
-            f"{account} must pay {amount} but holds {cash} (short by {shortfall}; "
-            f"could raise {can_raise} more by selling buildings and mortgaging)",
-            account=account,
+            payer=payer,
             amount=amount,
-            shortfall=shortfall,
+            cash=cash,
+            shortfall=amount - cash,
             can_raise=can_raise,
+            **owed_to,
         )
 
 
-class InvalidField(LedgerError):
+class InvalidField(_OwnCode):
     """A field the rules make required (or forbid) in this case."""
 
     status = 422
@@ -75,7 +94,7 @@ class InvalidField(LedgerError):
         super().__init__(f"{field}: {'; '.join(messages)}", errors={field: messages})
 
 
-class NotFound(LedgerError):
+class NotFound(_OwnCode):
     """No such game, transaction or rule set."""
 
     status = 404
@@ -83,7 +102,7 @@ class NotFound(LedgerError):
     title = "Not found"
 
 
-class Unauthorized(LedgerError):
+class Unauthorized(_OwnCode):
     """A missing or unknown token."""
 
     status = 401
@@ -91,7 +110,7 @@ class Unauthorized(LedgerError):
     title = "Unauthorized"
 
 
-class Forbidden(LedgerError):
+class Forbidden(_OwnCode):
     """A token of another game, or a player acting beyond its rights."""
 
     status = 403
@@ -99,7 +118,7 @@ class Forbidden(LedgerError):
     title = "Forbidden"
 
 
-class VersionConflict(LedgerError):
+class VersionConflict(_OwnCode):
     """``If-Match`` named a version of the game that is no longer the latest."""
 
     status = 412
@@ -107,7 +126,7 @@ class VersionConflict(LedgerError):
     title = "Precondition failed"
 
 
-class IdempotencyKeyReused(LedgerError):
+class IdempotencyKeyReused(_OwnCode):
     """An ``Idempotency-Key`` already used with a different body."""
 
     status = 422
@@ -115,7 +134,7 @@ class IdempotencyKeyReused(LedgerError):
     title = "Idempotency key reused"
 
 
-class LogInvalid(LedgerError):
+class LogInvalid(_OwnCode):
     """An imported log that is tampered with or breaks the rules, from transaction ``seq``."""
 
     status = 422

@@ -189,7 +189,7 @@ class Game(Aggregate):
             raise InvalidField("type", f"unknown transaction type {kind!r}")
         commands.check_variant(self.ruleset.params["variant"], kind)
         if self.state["status"] == "finished":
-            raise RuleViolation("game_finished", "the game is finished: nothing more is recorded")
+            raise RuleViolation("game_finished")
         draft = Draft(self.ruleset, self.state, self.options)
         request = {k: v for k, v in body.items() if k not in ("type", "memo")}
         given = fields(request)

@@ -12,16 +12,16 @@ from ledger.errors import InvalidField, RuleViolation
 
 def _loans_allowed(d: Draft) -> None:
     if not (option(d, "player_loans") or d.elite):
-        raise RuleViolation("option_disabled", "this game has no player loans (IOUs)")
+        raise RuleViolation("option_disabled", reason="player_loans")
 
 
 def _iou(d: Draft, body: Body) -> tuple[str, dict[str, Any]]:
     iou_id = body.get("iou")
     iou = d.state["ious"].get(iou_id) if isinstance(iou_id, str) else None
     if iou is None:
-        raise RuleViolation("unknown_iou", f"no IOU {iou_id!r} in this game")
+        raise RuleViolation("unknown_iou", iou=str(iou_id))
     if iou["outstanding"] == 0:
-        raise RuleViolation("iou_settled", f"{iou_id} is settled")
+        raise RuleViolation("iou_settled", iou=iou_id)
     return str(iou_id), dict(iou)  # as it stands before this transaction changes it
 
 

@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from refusal_checks import checked
 from werkzeug.test import TestResponse
 
 from api import create_app
@@ -53,11 +54,12 @@ class Table:
         return response.json  # type: ignore[no-any-return]
 
     def refusal(self, body: dict[str, Any]) -> dict[str, Any]:
-        """Record a transaction that the rules must refuse; the problem."""
+        """Record a transaction that the rules must refuse; the problem, whose ``params`` are
+        those its code declares and whose ``detail`` is built from them."""
         response = self.post(body)
         assert response.status_code == 409, response.json
         assert response.mimetype == "application/problem+json"
-        return response.json  # type: ignore[no-any-return]
+        return checked(response.json)
 
     def invalid(self, body: Any) -> dict[str, list[str]]:
         """Record a malformed transaction; the problem's errors by field."""

@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 from flask.testing import FlaskClient
+from refusal_checks import checked
 
 GAMES = "/api/v1/games"
 
@@ -45,7 +46,7 @@ class Game:
         response = self.post(body)
         assert response.status_code == 409, response.json
         assert response.mimetype == "application/problem+json"
-        return json_of(response)
+        return checked(json_of(response))
 
     def invalid(self, body: dict[str, Any]) -> dict[str, list[str]]:
         response = self.post(body)

@@ -5,6 +5,8 @@ from __future__ import annotations
 import pytest
 from openapi_spec_validator import validate
 
+from ledger.refusals import REFUSALS
+
 TRANSACTION_TYPES = {
     "salary",
     "payment",
@@ -105,10 +107,47 @@ def test_game_and_transaction_answers_are_described(document):
 def test_errors_are_described_as_problems(document):
     post = document["paths"]["/api/v1/games/{game}/transactions"]["post"]
     problem = document["components"]["responses"]["Problem"]
+    refusal = document["components"]["responses"]["Refusal"]
 
-    assert post["responses"]["409"] == {"$ref": "#/components/responses/Problem"}
+    assert post["responses"]["409"] == {"$ref": "#/components/responses/Refusal"}
     assert post["responses"]["422"] == {"$ref": "#/components/responses/Problem"}
     assert set(problem["content"]) == {"application/problem+json"}
+    assert set(refusal["content"]) == {"application/problem+json"}
+
+
+def test_a_refusal_lists_every_code_of_the_registry(document):
+    refusal = document["components"]["schemas"]["Refusal"]
+
+    assert refusal["allOf"] == [{"$ref": "#/components/schemas/Problem"}]
+    assert set(refusal["properties"]["code"]["enum"]) == set(REFUSALS)
+    assert {"code", "params"} <= set(refusal["required"])
+    assert refusal["discriminator"]["propertyName"] == "code"
+    assert set(refusal["discriminator"]["mapping"]) == set(REFUSALS)
+    assert len(refusal["oneOf"]) == len(REFUSALS)
+
+
+def test_each_refusal_code_documents_its_params(document):
+    schemas = document["components"]["schemas"]
+    funds = schemas["RefusalInsufficientFunds"]["properties"]
+    mortgaged = schemas["RefusalMortgaged"]["properties"]["params"]["oneOf"]
+
+    assert funds["code"] == {"const": "insufficient_funds"}
+    assert set(funds["params"]["properties"]) == {
+        "payer",
+        "amount",
+        "cash",
+        "shortfall",
+        "can_raise",
+        "creditor",
+    }
+    assert set(funds["params"]["required"]) == {"payer", "amount", "cash", "shortfall", "can_raise"}
+    assert funds["params"]["properties"]["shortfall"]["type"] == "integer"
+    assert funds["params"]["additionalProperties"] is False
+    rent = next(case for case in mortgaged if case["properties"]["reason"] == {"const": "rent"})
+    assert rent["required"] == ["reason", "property"]
+    assert {case["properties"]["reason"]["const"] for case in mortgaged} == set(
+        REFUSALS["mortgaged"].reasons
+    )
 
 
 def test_openapi_document_needs_no_token(client):

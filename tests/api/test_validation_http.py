@@ -161,7 +161,7 @@ def test_wrong_method_is_not_allowed_and_says_which_are(table, client):
     assert "GET" in response.headers["Allow"]
 
 
-def test_problem_has_type_title_status_detail_and_code(table):
+def test_problem_has_type_title_status_detail_code_and_params(table):
     response = table.post({"type": "salary", "player": "p9"})
 
     assert response.json == {
@@ -170,6 +170,7 @@ def test_problem_has_type_title_status_detail_and_code(table):
         "status": 409,
         "detail": "no player 'p9' at this table",
         "code": "unknown_player",
+        "params": {"player": "p9"},
     }
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from refusal_checks import checked
 
 GAMES = "/api/v1/games"
 
@@ -50,7 +51,7 @@ class Game:
         response = self.post(body)
         assert response.status_code == 409, response.json
         assert response.mimetype == "application/problem+json"
-        return response.json  # type: ignore[no-any-return]
+        return checked(response.json)
 
     def state(self) -> dict[str, Any]:
         response = self.client.get(self.url, headers=self.headers)

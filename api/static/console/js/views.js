@@ -253,37 +253,76 @@ export function statementTable(ctx, statement) {
       h('td', {class: 'num'}, ctx.money(it.balance)))))));
 }
 
+// Refusal params by name (ledger/refusals.py gives each name one meaning everywhere).
+const ACCOUNT_PARAMS = new Set(['payer', 'creditor', 'debtor', 'player', 'owner', 'holder', 'turn']);
+const MONEY_PARAMS = new Set(['amount', 'cash', 'shortfall', 'can_raise', 'total', 'owed']);
+const PARAM_WORDS = {
+  deck: (v) => t(`deck_${v}`, {}, v),
+  policy: (v) => t(`policy_${v}`, {}, v),
+  kind: (v) => t(`kind_${v}`, {}, v),
+  only: (v) => t(`b_${v}`, {}, v),
+  type: (v) => typeLabel(v),
+  would_be: (v) => t(`e_${v}`, {}, v),
+};
+
 /**
- * A refusal explained: the localized reason, the server's own `detail`, the fields it names,
- * and for insufficient_funds the shortfall and what the payer could raise.
+ * A rule refusal in the reader's language, built from its `code` and `params` with the
+ * dictionary's `r_<code>_<reason>` or `r_<code>`: players by name, deeds by their names,
+ * amounts as money. null for a code this console has no sentence for.
+ */
+function refusalText(ctx, code, params) {
+  if (!params || typeof params !== 'object') return null;
+  const deed = (id) => (ctx.deedName ? ctx.deedName(id) : id);
+  const words = {};
+  for (const [name, value] of Object.entries(params)) {
+    if (ACCOUNT_PARAMS.has(name)) words[name] = ctx.name(value);
+    else if (name === 'property') words[name] = deed(value);
+    else if (MONEY_PARAMS.has(name)) words[name] = ctx.money(value);
+    else if (name === 'levels') words[name] = Object.entries(value).map(([d, n]) => `${deed(d)} ${n}`).join(', ');
+    else words[name] = PARAM_WORDS[name] ? PARAM_WORDS[name](value) : String(value);
+  }
+  for (const key of [params.reason ? `r_${code}_${params.reason}` : null, `r_${code}`]) {
+    const text = key ? t(key, words, '') : '';
+    if (text) return text;
+  }
+  return null;
+}
+
+/**
+ * A refusal explained: the localized reason, the sentence built from its `code` and `params`
+ * (the server's English `detail` only for a code this console does not know), the fields it
+ * names, and for insufficient_funds the shortfall and what the payer could raise.
  */
 export function problemView(ctx, err, {onLiquidation, extra} = {}) {
   const body = err.body || {};
   const box = h('div', {class: 'problem', role: 'alert'});
   const known = t(`e_${err.code}`, {}, '');
   box.append(h('p', {class: 'problem-title'}, known || body.title || t('refused')));
-  if (body.detail) box.append(h('p', {class: 'problem-detail'}, body.detail));
+  const said = refusalText(ctx, err.code, body.params) || (known || body.errors ? null : body.detail);
+  if (said) box.append(h('p', {class: 'problem-detail'}, said));
   if (body.errors) {
     box.append(h('ul', {}, Object.entries(body.errors).map(([f, msgs]) => h('li', {}, `${f}: ${[].concat(msgs).join(' ')}`))));
   }
   if (err.code === 'insufficient_funds') {
-    const who = ctx.name(body.account);
+    const p = body.params || {};
+    const payer = p.payer ?? body.account;
+    const who = ctx.name(payer);
     box.append(h('p', {class: 'shortfall', dataset: {testid: 'shortfall'}},
-      t('short_by', {name: who, amount: ctx.money(body.shortfall)})));
-    box.append(h('p', {class: 'can-raise'}, t('could_raise', {name: who, amount: ctx.money(body.can_raise ?? 0)})));
-    if (body.account && body.account !== 'bank' && body.account !== 'pot') {
+      t('short_by', {name: who, amount: ctx.money(p.shortfall ?? body.shortfall)})));
+    box.append(h('p', {class: 'can-raise'}, t('could_raise', {name: who, amount: ctx.money(p.can_raise ?? body.can_raise ?? 0)})));
+    if (payer && payer !== 'bank' && payer !== 'pot') {
       const slot = h('div', {class: 'liquidation-slot'});
       box.append(h('div', {class: 'row'},
         h('button', {type: 'button', class: 'secondary', onclick: async (ev) => {
           ev.currentTarget.disabled = true;
           try {
-            replace(slot, liquidationView(ctx, await ctx.api.liquidation(ctx.id, body.account)));
+            replace(slot, liquidationView(ctx, await ctx.api.liquidation(ctx.id, payer)));
             slot.scrollIntoView({block: 'nearest'});
           } catch (e2) {
             replace(slot, problemView(ctx, e2));
           }
         }}, t('what_can_raise', {name: who})),
-        onLiquidation ? onLiquidation(body.account) : null), slot);
+        onLiquidation ? onLiquidation(payer) : null), slot);
     }
   }
   if (err.code === 'idempotency_key_reused' && body.seq) box.append(h('p', {}, t('already_recorded', {seq: body.seq})));

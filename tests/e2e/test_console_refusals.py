@@ -1,0 +1,79 @@
+"""A refusal is shown in the reader's language, built from its code and params (API.md v1.1,
+"Refusals a client can translate"), never from the server's English ``detail``: players by
+name, deeds by their names on the board, amounts as money.
+
+Needs what tests/e2e/test_console.py needs (Playwright for Python, /usr/bin/chromium); without
+them these tests skip, unless TABLEBANK_REQUIRE_ALL=1 makes that a failure. Figures are those
+of RULES.md: starting cash 1500, Boardwalk 400.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator
+
+import pytest
+from browser import chromium
+from console_steps import card, new_game, new_page, open_table, record
+from server import Server, serving
+from stores import Store
+
+pytestmark = pytest.mark.e2e
+
+WAIT_MS = 10_000
+
+# Without Playwright, browser.chromium() skips (or fails under TABLEBANK_REQUIRE_ALL=1).
+with contextlib.suppress(ImportError):
+    from playwright.sync_api import Browser, expect
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory, store: Store) -> Iterator[Server]:
+    with serving(store, tmp_path_factory.mktemp("console-refusals")) as running:
+        yield running
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    with chromium(WAIT_MS) as browser:
+        yield browser
+
+
+def test_a_payment_beyond_the_cash_is_refused_in_russian(
+    browser: Browser, server: Server, request: pytest.FixtureRequest
+) -> None:
+    page = new_page(browser, request, locale="ru-RU")
+    game = new_game(server, "classic", ["Аня", "Борис"])
+    record(server, game, {"type": "buy", "player": "p2", "property": "boardwalk"})  # 1100 left
+    open_table(page, server, game)
+
+    card(page, "p2").get_by_role("button", name="Платёж").click()
+    page.locator("dialog select[name=to]").select_option("p1")
+    page.locator("dialog input[name=amount]").fill("5000")
+    page.get_by_test_id("record-payment").click()
+
+    problem = page.locator("dialog .problem")
+    expect(problem.locator(".problem-title")).to_have_text("Недостаточно наличных")
+    expect(problem.locator(".problem-detail")).to_contain_text("Борис: нужно заплатить 5")
+    expect(problem.locator(".problem-detail")).to_contain_text("на руках 1")
+    expect(problem).not_to_contain_text("must pay")  # the server's English detail
+    expect(problem).not_to_contain_text("p2")  # the id, not the name
+
+
+def test_rent_on_a_mortgaged_deed_is_refused_in_polish_naming_the_deed(
+    browser: Browser, server: Server, request: pytest.FixtureRequest
+) -> None:
+    page = new_page(browser, request, locale="pl-PL")
+    game = new_game(server, "classic", ["Ania", "Bartek"])
+    record(server, game, {"type": "buy", "player": "p1", "property": "boardwalk"})
+    record(server, game, {"type": "mortgage", "property": "boardwalk"})
+    open_table(page, server, game)
+
+    card(page, "p2").get_by_role("button", name="Czynsz").click()
+    tile = page.locator("dialog button.tile[data-deed=boardwalk]")
+    name = tile.locator(".tile-name").inner_text()
+    tile.click()
+    page.get_by_test_id("record-rent").click()
+
+    detail = page.locator("dialog .problem .problem-detail").first
+    expect(detail).to_have_text(f"Nieruchomość „{name}” jest zastawiona: bez czynszu.")
