@@ -16,6 +16,7 @@ import secrets
 import threading
 import time
 from collections.abc import Callable, Iterator
+from datetime import UTC, datetime, timedelta
 from functools import cached_property
 from typing import Any
 from uuid import NAMESPACE_URL, UUID, uuid5
@@ -41,6 +42,7 @@ from ledger.game import Game, now_rfc3339
 from ledger.live import Feed, Follower
 from ledger.ruleset import (
     BUILT_IN,
+    MAX_MINUTES,
     RuleSet,
     RuleSetInvalid,
     built_in,
@@ -622,6 +624,12 @@ def check_options(rs: RuleSet, options: dict[str, Any]) -> dict[str, Any]:
                 and not isinstance(value, bool)
                 and value >= 0
             )
+            or (
+                kind == "minutes"
+                and isinstance(value, int)
+                and not isinstance(value, bool)
+                and 1 <= value <= MAX_MINUTES
+            )
         )
         if not ok:
             raise InvalidField(f"options.{name}", f"not a valid {kind}: {value!r}")
@@ -785,6 +793,8 @@ def game_view(game: Game) -> dict[str, Any]:
         "last_seq": state["last_seq"],
         "head": state["head"],
     }
+    if game.options.get("minutes"):
+        view["ends_at"] = ends_at(game.created_at, int(game.options["minutes"]))
     if state["shares"] is not None:
         view["share_price"] = state["shares"]["price"]
     if state["figures"]:
@@ -800,6 +810,13 @@ def game_view(game: Game) -> dict[str, Any]:
 def transaction_view(txn: dict[str, Any], voided: dict[str, int] | None = None) -> dict[str, Any]:
     """A transaction as the API shows it, with the void that reversed it if any."""
     return {**txn, "voided_by": (voided or {}).get(str(txn["seq"]))}
+
+
+def ends_at(created: str, minutes: int) -> str:
+    """When a game to a clock ends: ``minutes`` after it was created (RFC 3339 UTC)."""
+    start = datetime.fromisoformat(created.replace("Z", "+00:00"))
+    end = start + timedelta(minutes=minutes)
+    return end.astimezone(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
 def game_view_version(game: Game) -> str:

@@ -95,8 +95,13 @@ class RuleSet:
         return int(self.document["players"]["max"])
 
     def option_defaults(self) -> dict[str, Any]:
-        """Each option at its default value."""
-        return {name: spec["default"] for name, spec in self.options.items()}
+        """Each option at its default value; an option whose default is "none" (a game to
+        a clock only if asked) is left out."""
+        return {
+            name: spec["default"]
+            for name, spec in self.options.items()
+            if spec.get("default") is not None
+        }
 
     def group_of(self, slug: str) -> tuple[str, ...]:
         """The slugs of every deed in the same group as ``slug``."""
@@ -125,7 +130,9 @@ KNOWN_OPTIONS = {
     "one_house_per_turn": "boolean",
     "income_tax": "choice",
     "luxury_tax": "amount",
+    "minutes": "minutes",
 }
+MAX_MINUTES = 24 * 60  # a game to a clock ends the same day
 
 MAX_DEEDS = 60
 INCOME_TAX_MODES = ("choice", "flat", "percent")
@@ -348,6 +355,7 @@ def _check_options(
                 and default in spec["choices"]
             )
             or (kind == "amount" and _whole(default, 0, 10**9))
+            or (kind == "minutes" and (default is None or _whole(default, 1, MAX_MINUTES)))
         )
         if not ok:
             problems.append(f"options.{opt}.default: a valid {kind}")

@@ -116,6 +116,12 @@ class GameSchema(Schema):
     status = fields.String(metadata={"description": "active or finished"})
     version = fields.String(metadata={"description": "opaque; the ETag"})
     created = fields.String(metadata={"description": "RFC 3339 UTC"})
+    ends_at = fields.String(
+        metadata={
+            "description": "a game to a clock (timed, or options.minutes): when it ends, "
+            "RFC 3339 UTC; absent otherwise"
+        }
+    )
     options = fields.Dict()
     balances = fields.Dict(keys=fields.String(), values=fields.Integer())
     players = fields.List(fields.Nested(PlayerSchema))
