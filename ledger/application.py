@@ -27,7 +27,7 @@ from eventsourcing.persistence import IntegrityError, JSONTranscoder
 
 from ledger import audit, rules
 from ledger.chain import canonical, chain_hash, sha256
-from ledger.commands import HANDLERS, SETUP_TYPES
+from ledger.transactions import PLAYER_FIELDS, RECORDABLE, SETUP_TYPES
 from ledger.errors import (
     Forbidden,
     IdempotencyKeyReused,
@@ -64,7 +64,6 @@ BACKOFF_SECONDS = 0.002
 _RECORD_DECODER = json.JSONDecoder()
 
 # Which transaction types a player token may record, and the field naming its payer.
-PLAYER_MAY_RECORD = {"payment": "from", "rent": "payer"}
 
 
 class Access(Aggregate):
@@ -591,9 +590,7 @@ def deal_deeds(
 def check_request(body: Any, by: str) -> None:
     """A transaction body of a type one may record after set-up, by someone who may."""
     kind = body.get("type") if isinstance(body, dict) else None
-    if not isinstance(kind, str) or (
-        kind != "void" and (kind not in HANDLERS or kind in SETUP_TYPES)
-    ):
+    if not isinstance(kind, str) or kind not in RECORDABLE:
         raise InvalidField("type", f"unknown transaction type {kind!r}")
     check_may_record(body, by)
 
@@ -602,7 +599,7 @@ def check_may_record(body: dict[str, Any], by: str) -> None:
     """A player token records only payments out of its own account."""
     if by == "banker":
         return
-    field = PLAYER_MAY_RECORD.get(str(body.get("type")))
+    field = PLAYER_FIELDS.get(str(body.get("type")))
     if field is None or body.get(field) != by:
         raise Forbidden(f"a player may record only a payment or rent out of his own account ({by})")
 

@@ -1,6 +1,6 @@
 """The draft of one transaction: a working copy of the table and what the command writes.
 
-Every handler (``ledger.commands``, ``ledger.elite``) receives a ``Draft``. Postings and
+Every handler (``ledger.transactions``) receives a ``Draft``. Postings and
 changes are applied to the draft's state as they are written, so later checks see the table
 as it will be; ``check_funds`` refuses the whole transaction if anyone but the Bank would
 end below zero. The field checkers below make the ledger refuse malformed input itself.
@@ -8,14 +8,19 @@ end below zero. The field checkers below make the ledger refuse malformed input 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from ledger import rules
 from ledger.errors import InsufficientFunds, InvalidField, RuleViolation
 from ledger.ruleset import Deed, RuleSet
 from ledger.state import State, apply_change, apply_posting, copy_state
+from ledger.variants import VARIANTS, Classic
 
 Body = dict[str, Any]
+Txn = dict[str, Any]
+# Given a seq: the transaction, the state just before it, and every transaction after it.
+History = Callable[[int], tuple[Txn, State, list[Txn]]]
 
 
 class Fields(dict[str, Any]):
@@ -42,9 +47,15 @@ class Draft:
     """A transaction being written against a working copy of the state."""
 
     def __init__(
-        self, rs: RuleSet, state: State, options: dict[str, Any], seq: int | None = None
+        self,
+        rs: RuleSet,
+        state: State,
+        options: dict[str, Any],
+        seq: int | None = None,
+        history: History | None = None,
     ) -> None:
         self.rs = rs
+        self.history = history  # the game's earlier transactions, for a void
         self.before = state
         self.state = copy_state(state)
         self.options = options
@@ -91,9 +102,9 @@ class Draft:
         return deed
 
     @property
-    def elite(self) -> bool:
-        """Whether the game is played by the Millionaire Elite rules."""
-        return self.rs.params["variant"] == "millionaire-elite"
+    def variant(self) -> Classic:
+        """The money rules of the game's variant, where they differ inside common types."""
+        return VARIANTS[self.rs.params["variant"]]
 
     def prop(self, slug: str) -> dict[str, Any]:
         """The deed's current state in the draft."""

@@ -14,13 +14,12 @@ from typing import Any
 
 from eventsourcing.domain import Aggregate, event
 
-from ledger import audit, commands
 from ledger.chain import canonical, chain_hash, genesis, sha256
-from ledger.commands import Draft
-from ledger.draft import fields
+from ledger.draft import Draft, History, fields
 from ledger.errors import InvalidField, RuleViolation
 from ledger.ruleset import RuleSet, parse_ruleset
-from ledger.state import State, apply_transaction, copy_state, new_state
+from ledger.state import State, copy_state, new_state
+from ledger.transactions import REGISTRY, TransactionRecorded
 
 # Parsed rule sets by the digest of their document: parsing is done once per process.
 _RULESETS: dict[str, RuleSet] = {}
@@ -74,82 +73,9 @@ class Game(Aggregate):
             }
         )
 
-    class TransactionRecorded(Aggregate.Event):
-        """A transaction accepted by the rules; subclasses name its type."""
-
-        txn: dict[str, Any]
-
-        def apply(self, aggregate: Aggregate) -> None:
-            assert isinstance(aggregate, Game)
-            apply_transaction(aggregate.state, self.txn)
-
-    class StartingCashPaid(TransactionRecorded): ...
-
-    class DeedsDealt(TransactionRecorded): ...
-
-    class IouIssued(TransactionRecorded): ...
-
-    class IouRepaid(TransactionRecorded): ...
-
-    class IouTransferred(TransactionRecorded): ...
-
-    class IouForgiven(TransactionRecorded): ...
-
-    class SalaryPaid(TransactionRecorded): ...
-
-    class PaymentMade(TransactionRecorded): ...
-
-    class CardApplied(TransactionRecorded): ...
-
-    class DeedBought(TransactionRecorded): ...
-
-    class AuctionWon(TransactionRecorded): ...
-
-    class RentPaid(TransactionRecorded): ...
-
-    class TaxPaid(TransactionRecorded): ...
-
-    class JailFinePaid(TransactionRecorded): ...
-
-    class JailCardMoved(TransactionRecorded): ...
-
-    class SentToJail(TransactionRecorded): ...
-
-    class LeftJail(TransactionRecorded): ...
-
-    class BuildingsBought(TransactionRecorded): ...
-
-    class BuildingsSold(TransactionRecorded): ...
-
-    class DeedMortgaged(TransactionRecorded): ...
-
-    class MortgageLifted(TransactionRecorded): ...
-
-    class TradeMade(TransactionRecorded): ...
-
-    class PlayerWentBankrupt(TransactionRecorded): ...
-
-    class PotCollected(TransactionRecorded): ...
-
-    class TurnStarted(TransactionRecorded): ...
-
-    class TransactionVoided(TransactionRecorded): ...
-
-    class PotSeeded(TransactionRecorded): ...
-
-    class SharesTraded(TransactionRecorded): ...
-
-    class SharePriceMoved(TransactionRecorded): ...
-
-    class RoundTaxPaid(TransactionRecorded): ...
-
-    class TaxExemptionGranted(TransactionRecorded): ...
-
-    class InsuranceMoved(TransactionRecorded): ...
-
-    class JackpotPlayed(TransactionRecorded): ...
-
-    class GameFinished(TransactionRecorded): ...
+    # Every transaction type's event class is declared with its handler
+    # (ledger.transactions); this is their common base, kept here for readers of events.
+    TransactionRecorded = TransactionRecorded
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Game:
         # The repository copies a cached game before each command. Only ``state`` is ever
@@ -178,27 +104,22 @@ class Game(Aggregate):
         *,
         by: str = "banker",
         at: str | None = None,
-        history: audit.History | None = None,
+        history: History | None = None,
     ) -> dict[str, Any]:
         """Check ``body`` against the rules and record it as one event; return the record.
 
         ``history`` reads the game's earlier transactions; only a ``void`` needs it.
         """
         kind = body.get("type")
-        if not isinstance(kind, str) or (kind != "void" and kind not in commands.HANDLERS):
+        declared = REGISTRY.get(kind) if isinstance(kind, str) else None
+        if declared is None:
             raise InvalidField("type", f"unknown transaction type {kind!r}")
-        commands.check_variant(self.ruleset.params["variant"], kind)
+        declared.check_variant(self.ruleset.params["variant"])
         if self.state["status"] == "finished":
             raise RuleViolation("game_finished")
-        draft = Draft(self.ruleset, self.state, self.options)
+        draft = Draft(self.ruleset, self.state, self.options, history=history)
         request = {k: v for k, v in body.items() if k not in ("type", "memo")}
-        given = fields(request)
-        if kind == "void":
-            event_name = "TransactionVoided"
-            audit.draft_void(draft, given, history)
-        else:
-            handler, event_name = commands.HANDLERS[kind]
-            handler(draft, given)
+        declared.handler(draft, fields(request))
         draft.check_funds()
         txn: dict[str, Any] = {
             "seq": draft.seq,
@@ -213,5 +134,5 @@ class Game(Aggregate):
             "balances": dict(draft.state["balances"]),
         }
         txn["hash"] = chain_hash(self.state["head"], txn)
-        self.trigger_event(getattr(self, event_name), txn=txn)
+        self.trigger_event(declared.event, txn=txn)
         return txn

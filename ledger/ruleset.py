@@ -18,6 +18,9 @@ BUILT_IN = ("classic", "short", "timed", "millionaire-elite")
 
 # Parameters a rule-set document may leave out, with the classic game's values.
 VARIANTS = ("classic", "millionaire-elite")
+# The policies that last one round in Millionaire Elite (seed 004), for a rule set that does
+# not say which of its policies do.
+LEGACY_ROUND_POLICIES = ("green", "blue")
 
 OPTIONAL_PARAMS: dict[str, Any] = {
     "variant": "classic",  # which transaction types and money rules the game uses
@@ -29,6 +32,9 @@ OPTIONAL_PARAMS: dict[str, Any] = {
     "share_tax": 10,  # round tax per share
     "share_point": 10,  # one point on the exchange
     "policies": {},  # insurance policy colour -> price
+    # Policies that go back when their holder next passes START (the others when used).
+    # Left out, as in rule sets written before it existed: the green and blue ones.
+    "policies_ending_at_start": None,
     "deal_deeds": 0,  # deeds dealt to each player at set-up, paid at their printed price
     "ends_after_bankruptcies": None,  # the short game ends at the second bankruptcy
     "bankrupt_buildings_to_creditor": False,  # short game: buildings go with the deeds
@@ -218,6 +224,12 @@ def _check_params(raw: Any, problems: list[str]) -> dict[str, Any]:
     policies = params["policies"]
     if not (isinstance(policies, dict) and all(_whole(v, 1, 10**9) for v in policies.values())):
         problems.append("parameters.policies: colour -> price")
+        policies = {}
+    ending = params["policies_ending_at_start"]
+    if ending is None:
+        params["policies_ending_at_start"] = [p for p in LEGACY_ROUND_POLICIES if p in policies]
+    elif not (isinstance(ending, list) and all(p in policies for p in ending)):
+        problems.append("parameters.policies_ending_at_start: a list of the policies' colours")
     if _whole(params.get("max_houses"), 1, 10) and not _whole(
         params.get("houses_before_hotel"), 1, params["max_houses"]
     ):

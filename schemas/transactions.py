@@ -14,6 +14,7 @@ from typing import Any, ClassVar
 
 from marshmallow import RAISE, Schema, ValidationError, fields, validate, validates_schema
 
+from ledger.transactions import RECORDABLE
 from schemas.fields import MAX_SEQ, Bool, Int, Text, ident, money, one_of
 
 DECKS = ("chance", "community_chest")
@@ -346,7 +347,8 @@ class InsuranceSchema(TransactionBodySchema):
     type = type_field("insurance")
     player = ident(required=True)
     action = one_of("buy", "use", "return", required=True)
-    policy = one_of("green", "blue", "orange", "red", required=True)
+    # The colours are the rule set's (parameters.policies): a box of one's own may add some.
+    policy = ident(required=True, metadata={"description": "a policy colour of the rule set"})
 
 
 class JackpotSchema(TransactionBodySchema):
@@ -404,6 +406,12 @@ TRANSACTION_SCHEMAS: dict[str, type[TransactionBodySchema]] = {
     "void": VoidSchema,
     "finish": FinishSchema,
 }
+# One schema per type a client may send, as the ledger declares them (ledger.transactions).
+if set(TRANSACTION_SCHEMAS) != RECORDABLE:  # pragma: no cover - a type added on one side only
+    raise RuntimeError(
+        "transaction types without a schema or a declaration: "
+        f"{sorted(set(TRANSACTION_SCHEMAS) ^ RECORDABLE)}"
+    )
 
 
 class TransactionRequestSchema(Schema):

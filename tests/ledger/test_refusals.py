@@ -53,10 +53,10 @@ PROMISED = {
 
 def raise_sites() -> Iterator[tuple[str, ast.Call]]:
     """Every ``RuleViolation(...)`` call in the ledger's source, with where it is."""
-    for path in sorted(LEDGER.glob("*.py")):
+    for path in sorted(LEDGER.glob("**/*.py")):
         for node in ast.walk(ast.parse(path.read_text(), str(path))):
             if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "RuleViolation":
-                yield f"{path.name}:{node.lineno}", node
+                yield f"{path.relative_to(LEDGER)}:{node.lineno}", node
 
 
 def raised() -> dict[tuple[str, str | None], list[tuple[str, set[str]]]]:

@@ -1,6 +1,9 @@
-"""IOUs between players (RULES.md section 3): issued, repaid, passed on, forgiven, and
-what becomes of them in a bankruptcy. Allowed by the ``player_loans`` house rule in classic
-games and always in Millionaire Elite."""
+"""IOUs between players: issued, repaid, passed on, forgiven, and what becomes of them in a
+bankruptcy. Allowed by the ``player_loans`` house rule in classic games and always where the
+variant has loans (Millionaire Elite).
+
+docs/rules.md: "IOUs (player loans)".
+"""
 
 from __future__ import annotations
 
@@ -8,10 +11,27 @@ from typing import Any
 
 from ledger.draft import Body, Draft, option, whole
 from ledger.errors import InvalidField, RuleViolation
+from ledger.transactions.declare import TransactionRecorded, transaction
+
+
+class IouIssued(TransactionRecorded):
+    """An IOU written by a debtor to a creditor."""
+
+
+class IouRepaid(TransactionRecorded):
+    """An IOU repaid, in whole or in part."""
+
+
+class IouTransferred(TransactionRecorded):
+    """An IOU passed to another holder."""
+
+
+class IouForgiven(TransactionRecorded):
+    """An IOU cancelled by its holder."""
 
 
 def _loans_allowed(d: Draft) -> None:
-    if not (option(d, "player_loans") or d.elite):
+    if not (option(d, "player_loans") or d.variant.loans):
         raise RuleViolation("option_disabled", reason="player_loans")
 
 
@@ -22,10 +42,12 @@ def _iou(d: Draft, body: Body) -> tuple[str, dict[str, Any]]:
         raise RuleViolation("unknown_iou", iou=str(iou_id))
     if iou["outstanding"] == 0:
         raise RuleViolation("iou_settled", iou=iou_id)
-    return str(iou_id), dict(iou)  # as it stands before this transaction changes it
+    return str(iou_id), dict(iou)
 
 
-def iou(d: Draft, body: Body) -> None:
+@transaction("iou", IouIssued, refusals=["option_disabled"])
+def issue_iou(d: Draft, body: Body) -> None:
+    """Record a debtor's IOU to a creditor; its id is iou-<seq>."""
     _loans_allowed(d)
     debtor, creditor = d.player(body["debtor"]), d.player(body["creditor"])
     if debtor == creditor:
@@ -43,7 +65,9 @@ def iou(d: Draft, body: Body) -> None:
     d.basis = {"iou": iou_id, "debtor": debtor, "creditor": creditor, "amount": amount}
 
 
-def iou_repay(d: Draft, body: Body) -> None:
+@transaction("iou_repay", IouRepaid, refusals=["unknown_iou", "iou_settled"])
+def repay_iou(d: Draft, body: Body) -> None:
+    """Pay the holder part or all of what the IOU still owes."""
     iou_id, iou = _iou(d, body)
     amount = whole(body, "amount", 1, iou["outstanding"])
     d.pay(iou["debtor"], iou["holder"], amount)
@@ -51,7 +75,9 @@ def iou_repay(d: Draft, body: Body) -> None:
     d.basis = {"iou": iou_id, "repaid": amount, "outstanding": iou["outstanding"] - amount}
 
 
-def iou_transfer(d: Draft, body: Body) -> None:
+@transaction("iou_transfer", IouTransferred, refusals=["unknown_iou", "iou_settled"])
+def transfer_iou(d: Draft, body: Body) -> None:
+    """Pass the IOU to another holder."""
     iou_id, iou = _iou(d, body)
     to = d.player(body["to"])
     if to in (iou["holder"], iou["debtor"]):
@@ -60,7 +86,9 @@ def iou_transfer(d: Draft, body: Body) -> None:
     d.basis = {"iou": iou_id, "from": iou["holder"], "to": to, "outstanding": iou["outstanding"]}
 
 
-def iou_forgive(d: Draft, body: Body) -> None:
+@transaction("iou_forgive", IouForgiven, refusals=["unknown_iou", "iou_settled"])
+def forgive_iou(d: Draft, body: Body) -> None:
+    """Cancel what the IOU still owes."""
     iou_id, iou = _iou(d, body)
     d.change("iou_outstanding", 0, iou=iou_id)
     d.basis = {"iou": iou_id, "holder": iou["holder"], "forgiven": iou["outstanding"]}

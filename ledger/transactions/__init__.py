@@ -1,0 +1,78 @@
+"""Every transaction type of the ledger, each declared once beside its handler
+(``ledger.transactions.declare``), one module per family:
+
+- ``money``: starting cash, salary, payments, cards, taxes, the Free Parking pot;
+- ``deeds``: dealing, buying, auctions, rent, mortgages;
+- ``buildings``: houses and hotels bought and sold;
+- ``jail``: the fine, the cards, going in and out;
+- ``trades``: deals between players;
+- ``bankruptcy``: a player's end;
+- ``ious``: loans between players;
+- ``turns``: whose turn it is, and the end of the game;
+- ``elite``: the Millionaire Elite types;
+- ``corrections``: voids.
+
+The tables below are read off ``REGISTRY``; nothing else lists the types.
+"""
+
+from __future__ import annotations
+
+from eventsourcing.utils import register_topic
+
+from ledger.errors import InvalidField
+from ledger.transactions import (  # noqa: F401 - importing a family declares its types
+    bankruptcy,
+    buildings,
+    corrections,
+    deeds,
+    elite,
+    ious,
+    jail,
+    money,
+    trades,
+    turns,
+)
+from ledger.transactions.declare import (
+    COMMON_REFUSALS,
+    REGISTRY,
+    TransactionRecorded,
+    TransactionType,
+)
+
+__all__ = [
+    "COMMON_REFUSALS",
+    "NOT_VOIDABLE",
+    "PLAYER_FIELDS",
+    "RECORDABLE",
+    "REGISTRY",
+    "SETUP_TYPES",
+    "TransactionRecorded",
+    "TransactionType",
+    "recordable",
+]
+
+SETUP_TYPES = frozenset(name for name, t in REGISTRY.items() if t.setup)
+"""Recorded by the ledger itself when a game is created; never sent by a client."""
+
+RECORDABLE = frozenset(name for name, t in REGISTRY.items() if not t.setup)
+"""What a client may send."""
+
+NOT_VOIDABLE = frozenset(name for name, t in REGISTRY.items() if not t.voidable)
+
+PLAYER_FIELDS = {name: t.player_field for name, t in REGISTRY.items() if t.player_field}
+"""Type -> the field a player token must fill with its own id to record it."""
+
+
+def recordable(kind: object, variant: str) -> TransactionType:
+    """The declaration of a type a client may send in a game of ``variant``; refuses others."""
+    declared = REGISTRY.get(kind) if isinstance(kind, str) else None
+    if declared is None or declared.setup:
+        raise InvalidField("type", f"unknown transaction type {kind!r}")
+    declared.check_variant(variant)
+    return declared
+
+
+# Games stored before the types moved here name their events as inner classes of Game; those
+# topics resolve to the same classes.
+for _declared in REGISTRY.values():
+    register_topic(f"ledger.game:Game.{_declared.event.__name__}", _declared.event)

@@ -1,0 +1,161 @@
+"""Bankruptcy: everything the debtor has passes to the creditor (or the Bank), as the rule set
+says; in Millionaire Elite the Bank pays the creditor the rest of the debt.
+
+docs/rules.md: "Bankruptcy".
+"""
+
+from __future__ import annotations
+
+from ledger import rules
+from ledger.draft import Body, Draft, names, whole
+from ledger.errors import InvalidField, RuleViolation
+from ledger.state import JAIL_DECKS
+from ledger.transactions.declare import TransactionRecorded, transaction
+from ledger.transactions.deeds import take_mortgaged
+from ledger.transactions.ious import pass_ious
+from ledger.transactions.turns import finish_if_over
+
+
+class PlayerWentBankrupt(TransactionRecorded):
+    """A bankruptcy and every transfer it causes."""
+
+
+@transaction("bankruptcy", PlayerWentBankrupt, refusals=["not_insolvent"])
+def declare_bankruptcy(d: Draft, body: Body) -> None:
+    """Pass the insolvent debtor's cash, deeds, cards and IOUs to the creditor and seat them out."""
+    debtor = d.player(body["debtor"])
+    creditor = body.get("creditor")
+    if creditor != "bank":
+        creditor = d.player(creditor)
+        if creditor == debtor:
+            raise InvalidField("creditor", "a player cannot owe himself")
+    if d.rs.params["bankruptcy"] == "bank_covers":
+        bank_covers(d, body, debtor, creditor)
+        d.change("jail", False, player=debtor)
+        if d.state["turn"] == debtor:
+            d.change("turn", None)
+        d.change("bankrupt", d.seq, player=debtor)
+        finish_if_over(d)
+        return
+    liq = rules.liquidation(d.rs, d.before, debtor)
+    owed = whole(body, "owed") if body.get("owed") is not None else None
+    if owed is not None and liq["total"] >= owed:
+        raise RuleViolation(
+            "not_insolvent",
+            debtor=debtor,
+            owed=owed,
+            cash=liq["cash"],
+            can_raise=liq["can_raise"],
+            total=liq["total"],
+        )
+    lift = set(names(body, "unmortgage"))
+    deeds = rules.owned_by(d.state, debtor)
+    for slug in lift:
+        if slug not in deeds or not d.prop(slug)["mortgaged"] or creditor == "bank":
+            raise InvalidField(
+                "unmortgage", f"{slug} is not a mortgaged deed the creditor receives"
+            )
+    sold = []
+    # 1. Buildings go to the Bank: sold at half price for a player creditor, taken otherwise.
+    # (In the short game they pass to a player creditor with the deeds.)
+    keep_buildings = creditor != "bank" and d.rs.params["bankrupt_buildings_to_creditor"]
+    for slug in deeds:
+        prop = d.prop(slug)
+        if keep_buildings or not (prop["houses"] or prop["hotel"]):
+            continue
+        value = rules.buildings_sale_value(d.rs, d.deed(slug), prop)
+        sold.append(
+            {
+                "property": slug,
+                "houses": prop["houses"],
+                "hotel": prop["hotel"],
+                "amount": value if creditor != "bank" else 0,
+            }
+        )
+        d.change("houses", 0, property=slug)
+        d.change("hotel", False, property=slug)
+        if creditor != "bank":
+            d.pay("bank", debtor, value)
+    # 2. All cash, with the sale proceeds, to the creditor.
+    cash = d.state["balances"][debtor]
+    d.pay(debtor, creditor, cash)
+    # 3. Deeds and jail cards.
+    for slug in deeds:
+        if creditor == "bank":
+            d.change("mortgage", False, property=slug)
+        d.change("deed", creditor, property=slug)
+    for deck in JAIL_DECKS:
+        if d.state["jail_cards"][deck] == debtor:
+            d.change("jail_card", "deck" if creditor == "bank" else creditor, deck=deck)
+    ious_received, ious_cleared = pass_ious(d, debtor, creditor)
+    # 4. The creditor pays the 10 % on each mortgaged deed received, lifting those it chooses.
+    mortgaged = take_mortgaged(d, creditor, deeds, lift) if creditor != "bank" else []
+    d.change("jail", False, player=debtor)
+    if d.state["turn"] == debtor:
+        d.change("turn", None)
+    d.change("bankrupt", d.seq, player=debtor)
+    d.basis = {
+        "debtor": debtor,
+        "creditor": creditor,
+        "owed": owed,
+        "liquidation_total": liq["total"],
+        "buildings": sold,
+        "cash": cash,
+        "deeds": deeds,
+        "mortgaged_received": mortgaged,
+        "ious_received": ious_received,
+        "ious_written_off": ious_cleared,
+    }
+    finish_if_over(d)
+
+
+def bank_covers(d: Draft, body: Body, debtor: str, creditor: str) -> None:
+    """The debtor's shares go to the Bank at the current price, policies back, all his
+    money to the creditor; the Bank pays the creditor the rest of what he owed; buildings
+    and plots go back to the Bank."""
+    owed = body.get("owed")
+    if owed is None:
+        raise InvalidField("owed", "the unpaid debt: the Bank pays the creditor the rest")
+    owed = whole(body, "owed")
+    liq = rules.liquidation(d.rs, d.before, debtor)
+    if liq["total"] >= owed:
+        raise RuleViolation(
+            "not_insolvent",
+            debtor=debtor,
+            owed=owed,
+            cash=liq["cash"],
+            can_raise=liq["can_raise"],
+            total=liq["total"],
+        )
+    held = d.state["shares"]["held"].get(debtor, 0)
+    price = d.state["shares"]["price"]
+    d.pay("bank", debtor, held * price)
+    d.change("shares", 0, player=debtor)
+    returned = list(d.state["policies"].get(debtor, []))
+    for policy in returned:
+        d.change("policy", False, player=debtor, policy=policy)
+    d.change("exempt", False, player=debtor)
+    cash = d.state["balances"][debtor]
+    d.pay(debtor, creditor, cash)
+    covered = max(0, owed - cash) if creditor != "bank" else 0
+    d.pay("bank", creditor, covered)
+    ious_received, ious_cleared = pass_ious(d, debtor, creditor)
+    deeds = rules.owned_by(d.state, debtor)
+    for slug in deeds:
+        d.change("houses", 0, property=slug)
+        d.change("hotel", False, property=slug)
+        d.change("mortgage", False, property=slug)
+        d.change("deed", "bank", property=slug)
+    d.basis = {
+        "debtor": debtor,
+        "creditor": creditor,
+        "owed": owed,
+        "shares_sold": held,
+        "share_price": price,
+        "policies_returned": returned,
+        "cash": cash,
+        "bank_pays_creditor": covered,
+        "deeds_returned": deeds,
+        "ious_received": ious_received,
+        "ious_written_off": ious_cleared,
+    }

@@ -1,0 +1,235 @@
+"""Houses and hotels: bought on a complete group, evenly, from the Bank's finite supply, and
+sold back at half price.
+
+docs/rules.md: "Building", "Selling buildings".
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ledger import rules
+from ledger.draft import Body, Draft, option, whole
+from ledger.errors import InvalidField, RuleViolation
+from ledger.ruleset import Deed
+from ledger.transactions.declare import TransactionRecorded, transaction
+
+
+class BuildingsBought(TransactionRecorded):
+    """Houses or hotels bought from the Bank."""
+
+
+class BuildingsSold(TransactionRecorded):
+    """Houses or hotels sold back to the Bank at half price."""
+
+
+def _orders(body: Body) -> list[Body]:
+    if body.get("orders"):
+        if body.get("property") is not None:
+            raise InvalidField("orders", "give either orders or one property, not both")
+        orders = body["orders"]
+        if not isinstance(orders, list) or not all(isinstance(o, dict) for o in orders):
+            raise InvalidField("orders", "a list of orders")
+        return orders
+    if body.get("property") is None:
+        raise InvalidField("property", "a property or a list of orders is required")
+    return [body]
+
+
+def _street_of_owner(d: Draft, order: Body, owner: str | None) -> tuple[Deed, str]:
+    deed, who = d.owned_deed(order["property"])
+    if not deed.buildable:
+        raise RuleViolation("not_buildable", property=deed.slug, kind=deed.kind)
+    if owner is not None and who != owner:
+        raise InvalidField("orders", "every order of one transaction is for one owner")
+    return deed, who
+
+
+def in_supply(d: Draft, what: str, count: int) -> bool:
+    """Whether the Bank has ``count`` houses (or hotels) left; None is no limit."""
+    left = d.state["supply"][what]
+    return left is None or left >= count
+
+
+def _check_even(d: Draft, slugs: set[str]) -> None:
+    for slug in sorted(slugs):
+        if not rules.group_is_even(d.rs, d.state, slug):
+            levels = {s: rules.building_level(d.rs, d.prop(s)) for s in d.rs.group_of(slug)}
+            raise RuleViolation(
+                "uneven_building",
+                reason="uneven",
+                property=slug,
+                group=d.rs.deeds[slug].group,
+                levels=levels,
+            )
+
+
+@transaction(
+    "build",
+    BuildingsBought,
+    refusals=[
+        "unknown_property",
+        "not_owned",
+        "not_buildable",
+        "group_incomplete",
+        "mortgaged",
+        "building_limit",
+        "uneven_building",
+        "no_hotels_left",
+        "no_houses_left",
+    ],
+)
+def buy_buildings(d: Draft, body: Body) -> None:
+    """Sell the owner houses or a hotel, evenly, on a complete group without a mortgage."""
+    owner: str | None = None
+    lines: list[dict[str, Any]] = []
+    total = 0
+    per_hotel = int(d.rs.params["houses_before_hotel"])
+    max_houses = int(d.rs.params["max_houses"])
+    for order in _orders(body):
+        deed, owner = _street_of_owner(d, order, owner)
+        d.player(owner)
+        if not rules.holds_group(d.rs, d.state, deed.slug, owner):
+            raise RuleViolation(
+                "group_incomplete", owner=owner, property=deed.slug, group=deed.group
+            )
+        if rules.group_has_mortgage(d.rs, d.state, deed.slug):
+            mortgaged = next(s for s in d.rs.group_of(deed.slug) if d.prop(s)["mortgaged"])
+            raise RuleViolation("mortgaged", reason="build", property=mortgaged, group=deed.group)
+        prop = d.prop(deed.slug)
+        if order.get("hotel"):
+            if prop["hotel"]:
+                raise RuleViolation("building_limit", reason="hotel", property=deed.slug)
+            if prop["houses"] != per_hotel:
+                raise RuleViolation(
+                    "uneven_building",
+                    reason="hotel",
+                    property=deed.slug,
+                    needed=per_hotel,
+                    houses=prop["houses"],
+                )
+            if not in_supply(d, "hotels", 1):
+                raise RuleViolation("no_hotels_left", property=deed.slug)
+            unit, count, what = deed.hotel_price, 1, "hotel"
+            d.change("houses", 0, property=deed.slug)
+            d.change("hotel", True, property=deed.slug)
+        else:
+            count = whole(order, "houses", 1, max_houses, default=1)
+            if prop["hotel"] or prop["houses"] + count > max_houses:
+                raise RuleViolation(
+                    "building_limit", reason="houses", property=deed.slug, limit=max_houses
+                )
+            if not in_supply(d, "houses", count):
+                raise RuleViolation(
+                    "no_houses_left",
+                    reason="build",
+                    property=deed.slug,
+                    needed=count,
+                    left=d.state["supply"]["houses"],
+                )
+            unit, what = deed.house_price, "houses"
+            d.change("houses", prop["houses"] + count, property=deed.slug)
+        printed = unit
+        if not printed:
+            # The box prints the building price, this rule set does not: the banker enters it.
+            unit = whole(order, "price")
+            d.change("figure", unit, property=deed.slug, field="building_price")
+        elif not d.variant.auctioned_buildings and order.get("price") not in (None, printed):
+            raise InvalidField("price", f"a building on {deed.slug} costs {printed}")
+        elif order.get("price") is not None:
+            if whole(order, "price") < printed:
+                raise InvalidField(
+                    "price", f"an auctioned building starts at the printed {printed}"
+                )
+            unit = int(order["price"])
+        cost = unit * count
+        total += cost
+        lines.append(
+            {
+                "property": deed.slug,
+                what: count if what == "houses" else True,
+                "unit_price": unit,
+                "printed_price": printed or None,
+                "cost": cost,
+            }
+        )
+    _check_even(d, {line["property"] for line in lines})
+    assert owner is not None
+    houses = sum(line.get("houses", 0) for line in lines)
+    if option(d, "one_house_per_turn") and houses:
+        built = d.state["built_this_turn"].get(owner, 0) + houses
+        if built > 1:
+            raise RuleViolation(
+                "building_limit", reason="one_house_per_turn", player=owner, built=built
+            )
+        d.change("built_this_turn", built, player=owner)
+    d.pay(owner, "bank", total)
+    d.basis = {"owner": owner, "orders": lines, "total": total}
+
+
+@transaction(
+    "sell_buildings",
+    BuildingsSold,
+    refusals=[
+        "unknown_property",
+        "not_owned",
+        "not_buildable",
+        "no_buildings",
+        "no_houses_left",
+        "uneven_building",
+    ],
+)
+def sell_buildings(d: Draft, body: Body) -> None:
+    """Buy back the owner's houses or hotel at half price, evenly."""
+    owner: str | None = None
+    lines: list[dict[str, Any]] = []
+    total = 0
+    per_hotel = int(d.rs.params["houses_before_hotel"])
+    for order in _orders(body):
+        deed, owner = _street_of_owner(d, order, owner)
+        prop = d.prop(deed.slug)
+        half_house = rules.round_half_up(deed.house_price, 2)
+        half_hotel = rules.round_half_up(deed.hotel_price, 2)
+        if order.get("hotel"):
+            if not prop["hotel"]:
+                raise RuleViolation("no_buildings", reason="hotel", property=deed.slug)
+            d.change("hotel", False, property=deed.slug)
+            if order.get("break_down"):
+                if not in_supply(d, "houses", per_hotel):
+                    raise RuleViolation(
+                        "no_houses_left",
+                        reason="break_down",
+                        property=deed.slug,
+                        needed=per_hotel,
+                        left=d.state["supply"]["houses"],
+                    )
+                d.change("houses", per_hotel, property=deed.slug)
+                amount = half_hotel
+            else:
+                amount = half_hotel + per_hotel * half_house
+            lines.append(
+                {
+                    "property": deed.slug,
+                    "hotel": True,
+                    "break_down": bool(order.get("break_down")),
+                    "amount": amount,
+                }
+            )
+        else:
+            count = whole(order, "houses", 1, default=1)
+            if prop["houses"] < count:
+                raise RuleViolation(
+                    "no_buildings",
+                    reason="houses",
+                    property=deed.slug,
+                    houses=prop["houses"],
+                    count=count,
+                )
+            d.change("houses", prop["houses"] - count, property=deed.slug)
+            amount = count * half_house
+            lines.append({"property": deed.slug, "houses": count, "amount": amount})
+        total += amount
+    _check_even(d, {line["property"] for line in lines})
+    assert owner is not None
+    d.pay("bank", owner, total)
+    d.basis = {"owner": owner, "orders": lines, "total": total}

@@ -1,0 +1,213 @@
+"""Title deeds: dealt at set-up, bought, auctioned, rented, mortgaged and lifted.
+
+docs/rules.md: "Buying", "Auctions", "Rent", "Mortgages", and the short game's dealing.
+"""
+
+from __future__ import annotations
+
+from ledger import rules
+from ledger.draft import Body, Draft, names, option, whole
+from ledger.errors import InvalidField, RuleViolation
+from ledger.transactions.declare import TransactionRecorded, transaction
+
+
+class DeedsDealt(TransactionRecorded):
+    """Set-up of the short and timed games: deeds dealt to a player, paid at once."""
+
+
+class DeedBought(TransactionRecorded):
+    """A deed bought from the Bank at its price."""
+
+
+class AuctionWon(TransactionRecorded):
+    """A deed won at auction."""
+
+
+class RentPaid(TransactionRecorded):
+    """Rent paid to a deed's owner."""
+
+
+class DeedMortgaged(TransactionRecorded):
+    """A deed mortgaged: the Bank pays its mortgage value."""
+
+
+class MortgageLifted(TransactionRecorded):
+    """A mortgage lifted: the mortgage value and the interest paid to the Bank."""
+
+
+@transaction("deal", DeedsDealt, setup=True, refusals=["unknown_property", "already_owned"])
+def deal_deeds(d: Draft, body: Body) -> None:
+    """Give a player the deeds dealt to them, paid at their printed prices (set-up)."""
+    player = d.player(body["player"])
+    deeds = [d.priced(d.deed(slug), None) for slug in names(body, "properties")]
+    prices: dict[str, int] = {}
+    for deed in deeds:
+        assert deed.price is not None
+        if d.prop(deed.slug)["owner"] != "bank":
+            raise RuleViolation(
+                "already_owned", property=deed.slug, owner=d.prop(deed.slug)["owner"]
+            )
+        d.change("deed", player, property=deed.slug)
+        prices[deed.slug] = deed.price
+    d.pay(player, "bank", sum(prices.values()))
+    d.basis = {"player": player, "prices": prices, "total": sum(prices.values())}
+
+
+@transaction("buy", DeedBought, refusals=["unknown_property", "already_owned"])
+def buy_deed(d: Draft, body: Body) -> None:
+    """Sell a deed of the Bank to a player at its printed (or entered) price."""
+    player = d.player(body["player"])
+    deed = d.deed(body["property"])
+    if d.prop(deed.slug)["owner"] != "bank":
+        raise RuleViolation("already_owned", property=deed.slug, owner=d.prop(deed.slug)["owner"])
+    printed = d.rs.deeds[deed.slug].price is not None
+    deed = d.priced(deed, body.get("price"))
+    assert deed.price is not None
+    d.change("deed", player, property=deed.slug)
+    d.pay(player, "bank", deed.price)
+    d.basis = {"property": deed.slug, "price": deed.price, "printed": printed}
+    if not printed:
+        d.basis["entered"] = body.get("price") is not None
+
+
+@transaction(
+    "auction",
+    AuctionWon,
+    refusals=["unknown_property", "already_owned", "mortgaged", "group_has_buildings", "insured"],
+)
+def win_auction(d: Draft, body: Body) -> None:
+    """Give the deed to the highest bidder for the bid (a player's plot too, where the variant allows)."""
+    winner = d.player(body["winner"])
+    deed = d.deed(body["property"])
+    owner = d.prop(deed.slug)["owner"]
+    if owner != "bank":
+        d.variant.check_auction_of_owned(d, deed, owner)
+    # Nobody bid even 1: the deed stays with the Bank and nothing is recorded.
+    bid = whole(body, "bid")
+    d.change("deed", winner, property=deed.slug)
+    if winner != owner:
+        d.pay(winner, owner, bid)
+    d.basis = {"property": deed.slug, "bid": bid, "seller": owner, "printed_price": deed.price}
+
+
+@transaction(
+    "rent",
+    RentPaid,
+    player_field="payer",
+    refusals=[
+        "unknown_property",
+        "not_owned",
+        "own_property",
+        "mortgaged",
+        "owner_in_jail",
+        "claim_window_closed",
+    ],
+)
+def pay_rent(d: Draft, body: Body) -> None:
+    """Charge the rent the rules give for the deed the payer landed on."""
+    payer = d.player(body["payer"])
+    deed, owner = d.owned_deed(body["property"])
+    if owner == payer:
+        raise RuleViolation("own_property", payer=payer, property=deed.slug)
+    if d.prop(deed.slug)["mortgaged"]:
+        raise RuleViolation("mortgaged", reason="rent", property=deed.slug)
+    if option(d, "no_rent_in_jail") and d.state["players"][owner]["in_jail"]:
+        raise RuleViolation("owner_in_jail", owner=owner, property=deed.slug)
+    turn = d.state["turn"]
+    if turn is not None and turn != payer:
+        raise RuleViolation("claim_window_closed", turn=turn, payer=payer)
+    multiplier = whole(body, "multiplier", 1, 10, default=1)
+    if deed.kind in ("plot", "central"):
+        # The box's RENT table is not in the rule set: the banker enters the rent, which a
+        # card's multiplier multiplies as it does a computed rent.
+        entered = whole(body, "amount")
+        amount = entered * multiplier
+        d.pay(payer, owner, amount)
+        d.basis = {
+            "property": deed.slug,
+            "kind": deed.kind,
+            "owner": owner,
+            "entered_rent": entered,
+            "multiplier": multiplier,
+            "rent": amount,
+            "entered": True,
+        }
+        return
+    if body.get("amount") is not None:
+        raise InvalidField("amount", "this rule set computes the rent; leave it out")
+    if deed.kind == "street":
+        basis = rules.street_rent(d.rs, d.state, deed)
+    elif deed.kind == "railroad":
+        basis = rules.railroad_rent(d.rs, d.state, deed)
+    else:
+        if body.get("dice") is None:
+            raise InvalidField("dice", "the dice total is required for utility rent")
+        basis = rules.utility_rent(d.rs, d.state, deed, whole(body, "dice", 2, 12))
+    amount = basis["base_rent"] * multiplier
+    d.pay(payer, owner, amount)
+    d.basis = {
+        "property": deed.slug,
+        "kind": deed.kind,
+        "owner": owner,
+        **basis,
+        "multiplier": multiplier,
+        "rent": amount,
+    }
+
+
+@transaction(
+    "mortgage",
+    DeedMortgaged,
+    refusals=["unknown_property", "not_owned", "mortgaged", "group_has_buildings"],
+)
+def mortgage_deed(d: Draft, body: Body) -> None:
+    """Pay the owner the deed's mortgage value from the Bank."""
+    deed, owner = d.owned_deed(body["property"])
+    if d.prop(deed.slug)["mortgaged"]:
+        raise RuleViolation("mortgaged", reason="mortgage", property=deed.slug)
+    d.variant.check_mortgage(d, deed)
+    deed = d.priced(deed, body.get("price"))
+    assert deed.mortgage_value is not None
+    d.change("mortgage", True, property=deed.slug)
+    d.pay("bank", owner, deed.mortgage_value)
+    d.basis = {"property": deed.slug, "owner": owner, "mortgage_value": deed.mortgage_value}
+
+
+@transaction("unmortgage", MortgageLifted, refusals=["unknown_property", "not_owned", "not_mortgaged"])
+def lift_mortgage(d: Draft, body: Body) -> None:
+    """Lift a mortgage: the owner pays the mortgage value and the interest."""
+    deed, owner = d.owned_deed(body["property"])
+    if not d.prop(deed.slug)["mortgaged"]:
+        raise RuleViolation("not_mortgaged", property=deed.slug)
+    interest = rules.mortgage_fee(d.rs, deed)
+    assert deed.mortgage_value is not None  # known: it was mortgaged at that value
+    d.change("mortgage", False, property=deed.slug)
+    d.pay(owner, "bank", deed.mortgage_value + interest)
+    d.basis = {
+        "property": deed.slug,
+        "owner": owner,
+        "mortgage_value": deed.mortgage_value,
+        "interest_base": rules.interest_base(d.rs, deed),
+        "interest": interest,
+        "amount": deed.mortgage_value + interest,
+    }
+
+
+def take_mortgaged(d: Draft, receiver: str, slugs: list[str], lift: set[str]) -> list[Body]:
+    """The receiver of mortgaged deeds pays the 10 % at once, and lifts those it chooses."""
+    lines = []
+    for slug in slugs:
+        deed = d.deed(slug)
+        if not d.prop(slug)["mortgaged"] or deed.mortgage_value is None:
+            continue
+        fee = rules.mortgage_fee(d.rs, deed)
+        line: Body = {"property": slug, "receiver": receiver, "fee": fee, "lifted": False}
+        amount = fee
+        if slug in lift:
+            d.change("mortgage", False, property=slug)
+            amount += deed.mortgage_value
+            line.update(lifted=True, mortgage_value=deed.mortgage_value)
+        line["amount"] = amount
+        d.pay(receiver, "bank", amount)
+        lines.append(line)
+    return lines

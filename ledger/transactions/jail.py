@@ -1,0 +1,72 @@
+"""Jail: the fine, the get-out-of-jail cards, going in and coming out.
+
+docs/rules.md: "Jail fine", "Jail cards", "Go to jail, leave jail".
+"""
+
+from __future__ import annotations
+
+from ledger.draft import Body, Draft, one_of
+from ledger.errors import RuleViolation
+from ledger.state import JAIL_DECKS
+from ledger.transactions.declare import CLASSIC, TransactionRecorded, transaction
+
+
+class JailFinePaid(TransactionRecorded):
+    """The fine paid to leave jail."""
+
+
+class JailCardMoved(TransactionRecorded):
+    """A get-out-of-jail card drawn and kept, or used."""
+
+
+class SentToJail(TransactionRecorded):
+    """A player sent to jail (no money moves)."""
+
+
+class LeftJail(TransactionRecorded):
+    """A player out of jail on doubles (no money moves)."""
+
+
+@transaction("jail_fine", JailFinePaid)
+def pay_jail_fine(d: Draft, body: Body) -> None:
+    """Charge the jail fine; the player is out of jail."""
+    player = d.player(body["player"])
+    fine = int(d.rs.params["jail_fine"])
+    d.pay(player, d.fines_account(), fine)
+    d.change("jail", False, player=player)
+    d.basis = {"fine": fine}
+
+
+@transaction("jail_card", JailCardMoved, variants=[CLASSIC], refusals=["no_jail_card"])
+def move_jail_card(d: Draft, body: Body) -> None:
+    """Keep a drawn jail card, or use one held to leave jail."""
+    player = d.player(body["player"])
+    deck = one_of(body, "deck", JAIL_DECKS)
+    action = one_of(body, "action", ("draw", "use"))
+    holder = d.state["jail_cards"][deck]
+    if action == "draw":
+        if holder != "deck":
+            raise RuleViolation("no_jail_card", reason="held", deck=deck, holder=holder)
+        d.change("jail_card", player, deck=deck)
+    else:
+        if holder != player:
+            raise RuleViolation("no_jail_card", reason="not_held", player=player, deck=deck)
+        d.change("jail_card", "deck", deck=deck)
+        d.change("jail", False, player=player)
+    d.basis = {"deck": deck, "action": action}
+
+
+@transaction("go_to_jail", SentToJail)
+def send_to_jail(d: Draft, body: Body) -> None:
+    """Put the player in jail; no salary on the way."""
+    player = d.player(body["player"])
+    d.change("jail", True, player=player)
+    d.basis = {"salary": 0}
+
+
+@transaction("leave_jail", LeftJail)
+def leave_jail(d: Draft, body: Body) -> None:
+    """Let the player out of jail for free after doubles."""
+    player = d.player(body["player"])
+    d.change("jail", False, player=player)
+    d.basis = {"doubles": True}

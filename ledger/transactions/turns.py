@@ -1,0 +1,53 @@
+"""The table's rhythm: whose turn it is, and the end of the game (asked for, or by its rules).
+
+docs/rules.md: "Claim window" (turns), "Finish".
+"""
+
+from __future__ import annotations
+
+from ledger import rules
+from ledger.draft import Body, Draft, option
+from ledger.transactions.declare import TransactionRecorded, transaction
+
+
+class TurnStarted(TransactionRecorded):
+    """A player's turn begins."""
+
+
+class GameFinished(TransactionRecorded):
+    """The game ends; the standings are in its basis."""
+
+
+@transaction("turn", TurnStarted)
+def start_turn(d: Draft, body: Body) -> None:
+    """Start the player's turn: rent is charged to them only, builders start afresh."""
+    player = d.player(body["player"])
+    d.basis = {"previous": d.state["turn"], "player": player}
+    d.change("turn", player)
+    for builder in sorted(d.state["built_this_turn"]):
+        d.change("built_this_turn", 0, player=builder)
+
+
+def end_game(d: Draft) -> None:
+    """Rank the players as the rule set scores them and end the game."""
+    ranked = rules.standings(d.rs, d.state, d.options)
+    d.change("status", "finished", standings=ranked)
+    d.basis["standings"] = ranked
+
+
+@transaction("finish", GameFinished, voidable=False)
+def finish_game(d: Draft, body: Body) -> None:
+    """End the game now and rank the players."""
+    d.basis = {"scoring": "cash + deeds at price (mortgaged at half) + buildings at cost"}
+    end_game(d)
+
+
+def finish_if_over(d: Draft) -> None:
+    """A game ends by its own rules: at the short game's second bankruptcy, or when one
+    player is left (unless bankrupt players stay at the table, house rule)."""
+    bankrupt = sum(1 for p in d.state["players"].values() if p["bankrupt_seq"] is not None)
+    limit = d.rs.params["ends_after_bankruptcies"]
+    ended = limit is not None and bankrupt >= limit
+    last_one = len(rules.active_players(d.state)) <= 1  # bankrupt seats kept don't count
+    if ended or (last_one and not option(d, "keep_bankrupt_players")):
+        end_game(d)

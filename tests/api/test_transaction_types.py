@@ -1,0 +1,120 @@
+"""The declarations of the transaction types are complete (ledger/transactions): each type a
+client may send has a request schema, a row in docs/api.md's table that says what the
+declaration says, and a label in the console in English, Russian and Polish; each refusal a
+type declares is in the registry of refusals."""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+import pytest
+
+from ledger.refusals import REFUSALS
+from ledger.transactions import COMMON_REFUSALS, RECORDABLE, REGISTRY, SETUP_TYPES
+from schemas.transactions import TRANSACTION_SCHEMAS
+
+ROOT = Path(__file__).resolve().parents[2]
+API_MD = (ROOT / "docs" / "api.md").read_text()
+CONSOLE = ROOT / "api" / "static" / "console" / "js"
+TRANSACTIONS = ROOT / "ledger" / "transactions"
+
+# The types of v1, written out: a type added or dropped is a change to the contract.
+TYPES = {
+    "starting_cash", "deal", "pot_seed", "salary", "payment", "card", "buy", "auction",
+    "rent", "tax", "jail_fine", "jail_card", "go_to_jail", "leave_jail", "build",
+    "sell_buildings", "mortgage", "unmortgage", "trade", "bankruptcy", "pot_collect", "iou",
+    "iou_repay", "iou_transfer", "iou_forgive", "turn", "shares", "share_price", "round_tax",
+    "tax_exemption", "insurance", "jackpot", "void", "finish",
+}  # fmt: skip
+
+
+def table_rows() -> dict[str, list[str]]:
+    """docs/api.md's "Every transaction type" table: type -> its cells."""
+    section = API_MD.split("### Every transaction type", 1)[1].split("\n#", 1)[0]
+    rows = {}
+    for line in section.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) == 6 and cells[0].startswith("`"):
+            rows[cells[0].strip("`")] = cells
+    return rows
+
+
+def test_the_ledger_declares_the_types_of_v1():
+    assert set(REGISTRY) == TYPES
+    assert SETUP_TYPES == {"starting_cash", "deal", "pot_seed"}
+    assert RECORDABLE == TYPES - SETUP_TYPES
+
+
+def test_every_type_a_client_may_send_has_a_request_schema():
+    assert set(TRANSACTION_SCHEMAS) == RECORDABLE
+
+
+def test_docs_table_says_what_each_declaration_says():
+    rows = table_rows()
+    assert set(rows) == set(REGISTRY)
+    for name, declared in REGISTRY.items():
+        _, fields, variants, who, voidable, family = rows[name]
+        assert family == f"`{declared.handler.__module__.rsplit('.', 1)[1]}`", name
+        assert voidable == ("yes" if declared.voidable else "no"), name
+        want = {"classic", "millionaire-elite"} if variants == "all" else {variants}
+        assert set(declared.variants) == want, name
+        if declared.setup:
+            assert who == "the ledger", name
+        elif declared.player_field:
+            assert who == f"banker, or the player in `{declared.player_field}`", name
+        else:
+            assert who == "banker", name
+        if not declared.setup:
+            schema = TRANSACTION_SCHEMAS[name]()
+            shown = set(re.findall(r"`([a-z_]+)`", fields))
+            named = {f.data_key or n for n, f in schema.fields.items()} - {"type", "memo"}
+            assert shown == named, name
+
+
+@pytest.mark.parametrize("language", ["i18n.js", "i18n-ru.js", "i18n-pl.js"])
+def test_every_type_has_a_label_in_the_console(language):
+    text = (CONSOLE / language).read_text()
+    labels = set(re.findall(r"\bty_([a-z_]+):", text))
+    assert TYPES <= labels, sorted(TYPES - labels)
+
+
+def test_declared_refusals_are_registered():
+    for name, declared in REGISTRY.items():
+        assert set(declared.refusals) <= set(REFUSALS), name
+    assert set(COMMON_REFUSALS) <= set(REFUSALS)
+
+
+def raised_in(function: ast.FunctionDef) -> set[str]:
+    """The refusal codes a function raises itself (``RuleViolation("code", ...)``)."""
+    return {
+        node.args[0].value
+        for node in ast.walk(function)
+        if isinstance(node, ast.Call)
+        and getattr(node.func, "id", None) == "RuleViolation"
+        and node.args
+        and isinstance(node.args[0], ast.Constant)
+    }
+
+
+def test_each_handler_declares_the_refusals_it_raises_itself():
+    for path in sorted(TRANSACTIONS.glob("*.py")):
+        tree = ast.parse(path.read_text())
+        for node in tree.body:
+            if not isinstance(node, ast.FunctionDef):
+                continue
+            declared = next(
+                (t for t in REGISTRY.values() if t.handler.__name__ == node.name), None
+            )
+            if declared is None or declared.handler.__module__.rsplit(".", 1)[1] != path.stem:
+                continue
+            raised = raised_in(node)
+            assert raised <= set(declared.refusals) | set(COMMON_REFUSALS), (node.name, raised)
+
+
+def test_every_handler_has_a_one_line_docstring():
+    for name, declared in REGISTRY.items():
+        doc = declared.handler.__doc__ or ""
+        assert doc.strip() and "\n" not in doc.strip(), name
+        assert declared.event.__doc__, name
