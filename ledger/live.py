@@ -158,7 +158,7 @@ class Feed:
                     self._position, PAGE, inclusive_of_start=False
                 )
                 if notes:
-                    self._hand_on({note.originator_id for note in notes})
+                    self._hand_on({UUID(str(note.originator_id)) for note in notes})
                     self._position = notes[-1].id
             except Exception:  # the store is away for a moment: the readers wait, then resume
                 log.exception("reading the notification log failed; trying again")

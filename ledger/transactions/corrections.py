@@ -21,7 +21,9 @@ class TransactionVoided(TransactionRecorded):
     """A correction: an earlier transaction reversed."""
 
 
-@transaction("void", TransactionVoided, voidable=False, refusals=["already_voided", "void_conflict"])
+@transaction(
+    "void", TransactionVoided, voidable=False, refusals=["already_voided", "void_conflict"]
+)
 def void_transaction(d: Draft, body: Body) -> None:
     """Reverse transaction ``seq`` if every later one would still stand without it."""
     seq = whole(body, "seq")

@@ -76,7 +76,7 @@ def buy_deed(d: Draft, body: Body) -> None:
     refusals=["unknown_property", "already_owned", "mortgaged", "group_has_buildings", "insured"],
 )
 def win_auction(d: Draft, body: Body) -> None:
-    """Give the deed to the highest bidder for the bid (a player's plot too, where the variant allows)."""
+    """Give the deed to the highest bidder for the bid (an owned plot where the variant allows)."""
     winner = d.player(body["winner"])
     deed = d.deed(body["property"])
     owner = d.prop(deed.slug)["owner"]
@@ -173,7 +173,9 @@ def mortgage_deed(d: Draft, body: Body) -> None:
     d.basis = {"property": deed.slug, "owner": owner, "mortgage_value": deed.mortgage_value}
 
 
-@transaction("unmortgage", MortgageLifted, refusals=["unknown_property", "not_owned", "not_mortgaged"])
+@transaction(
+    "unmortgage", MortgageLifted, refusals=["unknown_property", "not_owned", "not_mortgaged"]
+)
 def lift_mortgage(d: Draft, body: Body) -> None:
     """Lift a mortgage: the owner pays the mortgage value and the interest."""
     deed, owner = d.owned_deed(body["property"])

@@ -23,7 +23,7 @@ class TradeMade(TransactionRecorded):
     refusals=["unknown_property", "not_owner", "mortgaged", "group_has_buildings", "no_jail_card"],
 )
 def make_trade(d: Draft, body: Body) -> None:
-    """Move every leg's cash, deeds and jail cards at once; mortgaged deeds cost their receiver 10 %."""
+    """Move every leg's cash, deeds and jail cards at once; mortgaged deeds cost 10 % more."""
     lift = set(names(body, "unmortgage"))
     received: dict[str, list[str]] = {}
     seen: set[str] = set()

@@ -1,0 +1,256 @@
+"""Setting a game up: its rule set (built in or the banker's own), its options, the deal,
+the set-up transactions in their one order, its tokens, and its line in the list of games.
+"""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+from uuid import UUID, uuid5
+
+from eventsourcing.application import EventSourcedLog
+from eventsourcing.domain import DomainEvent
+from eventsourcing.persistence import IntegrityError
+
+from ledger.access import NAMESPACE, Access, Tokens
+from ledger.errors import InvalidField
+from ledger.game import Game, now_rfc3339
+from ledger.ruleset import (
+    BUILT_IN,
+    MAX_MINUTES,
+    RuleSet,
+    RuleSetInvalid,
+    built_in,
+    parse_ruleset,
+    resolve_extends,
+)
+from ledger.views import game_view
+from ledger.writing import WRITE_ATTEMPTS
+
+GAMES_LOG_ID = uuid5(NAMESPACE, "games")
+STATUS_LOG_ID = uuid5(NAMESPACE, "game statuses")
+
+
+class GameListed(DomainEvent):
+    """A line in the list of games this server holds."""
+
+    game_id: UUID
+    name: str
+    ruleset: str
+    created: str
+    # Whether a change of this game's status is logged in the status log (every game listed
+    # since that log exists); an older line lacks the field, and its game is read instead.
+    statuses_logged: bool = False
+
+
+class GameStatusLogged(DomainEvent):
+    """A game's new status (``finished``), saved in the write of the transaction that set it,
+    so that the list of games need not load every game to show its status."""
+
+    game_id: UUID
+    status: str
+
+
+class SetUp(Tokens):
+    """Creating games and listing them."""
+
+    games_log: EventSourcedLog[GameListed]
+    status_log: EventSourcedLog[GameStatusLogged]
+
+    def create_game(
+        self,
+        name: str,
+        ruleset: str,
+        players: list[str],
+        options: dict[str, Any] | None = None,
+        dealt: dict[str, list[str]] | None = None,
+        ruleset_document: dict[str, Any] | None = None,
+    ) -> dict[str, Any]:
+        """Seat the players, pay their starting cash, deal deeds where the rule set says so,
+        and issue the tokens (shown once).
+
+        ``ruleset`` names a built-in rule set, or the ``ruleset_document`` of the banker's
+        own box (which may ``extend`` a built-in one with other names and figures).
+        """
+        rs = custom_ruleset(ruleset, ruleset_document) if ruleset_document else built_in(ruleset)
+        if rs is None:
+            raise InvalidField("ruleset", f"unknown rule set {ruleset!r}; try {list(BUILT_IN)}")
+        if not rs.min_players <= len(players) <= rs.max_players:
+            raise InvalidField(
+                "players", f"{rs.name} is played by {rs.min_players} to {rs.max_players}"
+            )
+        game_options = check_options(rs, options or {})
+        created = now_rfc3339()
+        game = Game(
+            name=name,
+            ruleset=rs.document,
+            options=game_options,
+            players=list(players),
+            created_at=created,
+        )
+        deals = deal_deeds(rs, list(game.state["players"]), dealt)
+        for body in setup_bodies(rs, list(game.state["players"]), deals):
+            game.record(body, by="banker", at=created)
+        return self._save_new_game(game, created)
+
+    def _save_new_game(
+        self, game: Game, created: str, snapshots: list[Any] | None = None
+    ) -> dict[str, Any]:
+        """Save a new game with its tokens and its line in the list, in one write; then the
+        ``snapshots`` taken of it on the way (an imported log), if any."""
+        tokens, grants = self._issue_tokens(game)
+        self._save_retrying_log(game, grants, created)
+        if snapshots and self.snapshots is not None:
+            self.snapshots.put(snapshots)
+        view = game_view(game)
+        view["banker_token"] = tokens.pop("banker")
+        view["tokens"] = tokens
+        return view
+
+    def _save_retrying_log(self, game: Game, grants: list[Access], created: str) -> None:
+        # Take the events once: a failed save has already taken them off the aggregates, and
+        # a retry must save the game and its tokens again, not just its line in the list.
+        pending: list[Any] = list(game.collect_events())
+        for grant in grants:
+            pending += grant.collect_events()
+        for _ in range(WRITE_ATTEMPTS):
+            # At the next free positions of the logs (another game may have just taken one).
+            logged: list[Any] = [
+                self.games_log.trigger_event(
+                    game_id=game.id,
+                    name=game.name,
+                    ruleset=game.ruleset.name,
+                    created=created,
+                    statuses_logged=True,
+                )
+            ]
+            if game.state["status"] != "active":  # an imported game that had finished
+                logged.append(
+                    self.status_log.trigger_event(game_id=game.id, status=game.state["status"])
+                )
+            try:
+                self.save(*pending, *logged)
+                break
+            except IntegrityError:
+                continue
+        else:  # pragma: no cover
+            raise RuntimeError("could not list the new game")
+
+    def list_games(self) -> list[dict[str, Any]]:
+        """Every game this server holds: id, name, rule set, status, created."""
+        logged = {e.game_id: e.status for e in self.status_log.get()}  # the last one wins
+        out = []
+        for listed in self.games_log.get():
+            if getattr(listed, "statuses_logged", False):
+                status = logged.get(listed.game_id, "active")
+            else:  # listed before statuses were logged: read the game itself
+                status = self._load(listed.game_id).state["status"]
+            out.append(
+                {
+                    "id": str(listed.game_id),
+                    "name": listed.name,
+                    "ruleset": listed.ruleset,
+                    "status": status,
+                    "created": listed.created,
+                }
+            )
+        return out
+
+
+def setup_types(rs: RuleSet, players: int) -> list[str]:
+    """The types of a game's set-up transactions, in their order: each player's starting cash,
+    then each player's deal (where the rule set deals deeds), then the kitty's seed (where it
+    has one). Creation records them so; an import must find them so."""
+    deals = ["deal"] * players if rs.params["deal_deeds"] else []
+    return ["starting_cash"] * players + deals + (["pot_seed"] if rs.params["pot_seed"] else [])
+
+
+def setup_bodies(
+    rs: RuleSet, players: list[str], deals: dict[str, list[str]]
+) -> list[dict[str, Any]]:
+    """The set-up transactions of a new game, in ``setup_types`` order."""
+    bodies: list[dict[str, Any]] = [{"type": "starting_cash", "player": p} for p in players]
+    bodies += [{"type": "deal", "player": p, "properties": deals[p]} for p in players if p in deals]
+    if rs.params["pot_seed"]:
+        bodies.append({"type": "pot_seed"})
+    assert [b["type"] for b in bodies] == setup_types(rs, len(players))
+    return bodies
+
+
+def custom_ruleset(name: str, document: dict[str, Any]) -> RuleSet:
+    """A banker's own rule set, validated whole; its name must not hide a built-in one."""
+    if name in BUILT_IN:
+        raise InvalidField("ruleset", f"{name!r} is built in: give your own rule set a new name")
+    if not isinstance(document, dict) or document.get("name") != name:
+        raise InvalidField("ruleset_document", f"the document's name must be {name!r}")
+    try:
+        return parse_ruleset(resolve_extends(document))
+    except RuleSetInvalid as err:
+        raise InvalidField("ruleset_document", err.problems) from None
+
+
+def deal_deeds(
+    rs: RuleSet, players: list[str], dealt: dict[str, list[str]] | None
+) -> dict[str, list[str]]:
+    """The deeds each player is dealt at set-up: as the banker dealt them, or at random."""
+    per_player = int(rs.params["deal_deeds"])
+    if not per_player:
+        if dealt:
+            raise InvalidField("dealt", f"the {rs.name} rule set deals no deeds")
+        return {}
+    if dealt is None:
+        deck = list(rs.deeds)
+        secrets.SystemRandom().shuffle(deck)
+        return {p: deck[i * per_player : (i + 1) * per_player] for i, p in enumerate(players)}
+    if set(dealt) != set(players):
+        raise InvalidField("dealt", f"deal to every player: {', '.join(players)}")
+    seen: set[str] = set()
+    for pid, deeds in dealt.items():
+        if len(deeds) != per_player:
+            raise InvalidField(f"dealt.{pid}", f"{per_player} deeds each")
+        for slug in deeds:
+            if slug not in rs.deeds:
+                raise InvalidField(f"dealt.{pid}", f"no property {slug!r}")
+            if slug in seen:
+                raise InvalidField(f"dealt.{pid}", f"{slug} is dealt twice")
+            seen.add(slug)
+    return {p: list(dealt[p]) for p in players}
+
+
+def check_options(rs: RuleSet, options: dict[str, Any]) -> dict[str, Any]:
+    """The game's options: the rule set's defaults with the banker's choices on top."""
+    merged = rs.option_defaults()
+    for name, value in options.items():
+        spec = rs.options.get(name)
+        if spec is None:
+            raise InvalidField(f"options.{name}", f"{rs.name} has no option {name!r}")
+        kind = spec["type"]
+        ok = (
+            (kind == "boolean" and isinstance(value, bool))
+            or (kind == "choice" and value in spec["choices"])
+            or (
+                kind == "amount"
+                and isinstance(value, int)
+                and not isinstance(value, bool)
+                and value >= 0
+            )
+            or (
+                kind == "minutes"
+                and isinstance(value, int)
+                and not isinstance(value, bool)
+                and 1 <= value <= MAX_MINUTES
+            )
+        )
+        if not ok:
+            raise InvalidField(f"options.{name}", f"not a valid {kind}: {value!r}")
+        if name in UNSUPPORTED_OPTIONS and value != spec["default"]:
+            raise InvalidField(
+                f"options.{name}", "this house rule is not supported yet by this server"
+            )
+        merged[name] = value
+    return merged
+
+
+# House rules of the rule set that this server does not enforce yet: refused rather than
+# silently ignored.
+UNSUPPORTED_OPTIONS: frozenset[str] = frozenset()

@@ -1,0 +1,104 @@
+"""How the API shows a game, a transaction and a rule set; the versions (ETags) of a game.
+
+Pure functions of the aggregate and its records: every view of the application is built here,
+and nothing here reads the store.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from ledger import rules
+from ledger.game import Game
+from ledger.ruleset import RuleSet
+
+
+def game_view(game: Game) -> dict[str, Any]:
+    """The game as the API shows it."""
+    rs, state = game.ruleset, game.state
+    players = []
+    for pid, p in state["players"].items():
+        players.append(
+            {
+                "id": pid,
+                "name": p["name"],
+                "cash": state["balances"][pid],
+                "net_worth": rules.net_worth(rs, state, pid),
+                "bankrupt": p["bankrupt_seq"] is not None,
+                "jail_cards": [d for d, h in state["jail_cards"].items() if h == pid],
+                "in_jail": p["in_jail"],
+            }
+        )
+        if state["shares"] is not None:
+            players[-1].update(
+                shares=state["shares"]["held"].get(pid, 0),
+                policies=sorted(state["policies"].get(pid, [])),
+                tax_exempt=bool(state["exempt"].get(pid)),
+            )
+    view: dict[str, Any] = {
+        "id": str(game.id),
+        "name": game.name,
+        "ruleset": rs.name,
+        "status": state["status"],
+        "version": game_view_version(game),
+        "created": game.created_at,
+        "options": dict(game.options),
+        "balances": dict(state["balances"]),
+        "players": players,
+        "properties": {k: dict(v) for k, v in state["properties"].items()},
+        "bank": dict(state["supply"]),
+        "jail_cards": dict(state["jail_cards"]),
+        "turn": state["turn"],
+        "ious": [
+            {k: iou[k] for k in ("id", "debtor", "holder", "amount", "outstanding")}
+            for iou in state["ious"].values()
+        ],
+        "last_seq": state["last_seq"],
+        "head": state["head"],
+    }
+    if game.options.get("minutes"):
+        view["ends_at"] = ends_at(game.created_at, int(game.options["minutes"]))
+    if state["shares"] is not None:
+        view["share_price"] = state["shares"]["price"]
+    if state["figures"]:
+        view["entered_figures"] = {k: dict(v) for k, v in state["figures"].items()}
+    if state["standings"] is not None:
+        view["standings"] = [
+            {"player": s["player"], "score": s["score"], "rank": s["rank"]}
+            for s in state["standings"]
+        ]
+    return view
+
+
+def transaction_view(txn: dict[str, Any], voided: dict[str, int] | None = None) -> dict[str, Any]:
+    """A transaction as the API shows it, with the void that reversed it if any."""
+    return {**txn, "voided_by": (voided or {}).get(str(txn["seq"]))}
+
+
+def ends_at(created: str, minutes: int) -> str:
+    """When a game to a clock ends: ``minutes`` after it was created (RFC 3339 UTC)."""
+    start = datetime.fromisoformat(created.replace("Z", "+00:00"))
+    end = start + timedelta(minutes=minutes)
+    return end.astimezone(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def game_view_version(game: Game) -> str:
+    """The game's version as clients see it (ETag): opaque, new after every transaction."""
+    return version_after(game.state["head"])
+
+
+def version_after(head: str) -> str:
+    """The version of a game whose head (its last transaction's hash) is ``head``."""
+    return head[:16]
+
+
+def ruleset_view(rs: RuleSet) -> dict[str, Any]:
+    """A rule set's document with each deed's slug and mortgage value."""
+    doc = dict(rs.document)
+    doc["options"] = rs.options
+    doc["deeds"] = [
+        {**raw, "id": deed.slug, "mortgage_value": deed.mortgage_value}
+        for raw, deed in zip(rs.document["deeds"], rs.deeds.values(), strict=True)
+    ]
+    return doc

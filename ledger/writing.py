@@ -1,0 +1,199 @@
+"""Writing: one transaction recorded at most once per Idempotency-Key, checked against the
+game's latest state, retried against the fresh state when another process saved first, and
+the dry run that shares every step but the save.
+
+Every write loads one ``Game`` (from the cache, or a snapshot plus the events after it), runs
+one command, and saves the one event it triggered, with the key's answer and the status log's
+line in the same atomic write. A conflict with a concurrent writer is retried, so no update
+is lost; a retry that the rules now refuse returns that refusal.
+"""
+
+from __future__ import annotations
+
+import random
+import threading
+import time
+from typing import Any
+from uuid import UUID, uuid5
+
+from eventsourcing.application import AggregateNotFoundError, EventSourcedLog
+from eventsourcing.domain import Aggregate, event
+from eventsourcing.persistence import IntegrityError
+
+from ledger.access import NAMESPACE
+from ledger.chain import canonical, sha256
+from ledger.draft import History
+from ledger.errors import (
+    Forbidden,
+    IdempotencyKeyReused,
+    InvalidField,
+    LedgerError,
+    VersionConflict,
+)
+from ledger.game import Game
+from ledger.reading import Reading
+from ledger.state import State, copy_state
+from ledger.transactions import PLAYER_FIELDS, RECORDABLE
+from ledger.views import game_view_version, transaction_view
+
+WRITE_ATTEMPTS = 60
+# After a lost race with another process, wait a random moment (up to this many seconds per
+# attempt so far) so that two writers do not keep colliding in step.
+BACKOFF_SECONDS = 0.002
+
+
+class IdempotentWrite(Aggregate):
+    """The answer recorded under one Idempotency-Key of one game, saved with the transaction."""
+
+    @staticmethod
+    def create_id(game_id: UUID, key: str) -> UUID:
+        return uuid5(NAMESPACE, f"idempotency:{game_id}:{key}")
+
+    @event("Recorded")
+    def __init__(self, game_id: UUID, key: str, body_digest: str, response: dict[str, Any]) -> None:
+        self.body_digest = body_digest
+        self.response = response
+
+
+class Writing(Reading):
+    """Recording transactions, and the dry run."""
+
+    status_log: EventSourcedLog[Any]
+    _locks: dict[str, threading.Lock]
+    _locks_guard: threading.Lock
+
+    def record(
+        self, game_id: UUID | str, body: dict[str, Any], by: str = "banker"
+    ) -> dict[str, Any]:
+        """Record one transaction; return it as the API shows it."""
+        return self.record_request(game_id, body, by)[0]
+
+    def record_request(
+        self,
+        game_id: UUID | str,
+        body: dict[str, Any],
+        by: str = "banker",
+        *,
+        key: str | None = None,
+        if_match: str | None = None,
+    ) -> tuple[dict[str, Any], bool]:
+        """Record one transaction at most once per idempotency ``key``.
+
+        Returns the transaction and whether it is the stored answer to an earlier request
+        with the same key (then nothing new is recorded). ``if_match`` is the version the
+        client last saw; a game that has moved on since refuses with ``version_conflict``.
+        """
+        check_request(body, by)
+        body_digest = sha256(canonical(body))
+        # Threads of this process take turns on one game; only other processes can race.
+        with self._game_lock(game_id):
+            return self._record_retrying(game_id, body, by, key, if_match, body_digest)
+
+    def dry_run(
+        self,
+        game_id: UUID | str,
+        body: dict[str, Any],
+        by: str = "banker",
+        *,
+        if_match: str | None = None,
+    ) -> dict[str, Any]:
+        """What ``record_request`` would record now, refused as it would be; records nothing.
+
+        The same checks and the same ``Game.record`` as a real write, on a copy of the game
+        the repository hands out: only the save is left out. ``at`` and ``hash`` are ``None``
+        (the real write stamps its own time, and the hash covers it).
+        """
+        check_request(body, by)
+        game = self._load(game_id)
+        txn = self._draft(game, body, by, if_match)
+        return {**transaction_view(txn), "at": None, "hash": None}
+
+    def _draft(
+        self, game: Game, body: dict[str, Any], by: str, if_match: str | None
+    ) -> dict[str, Any]:
+        """The checks of a write on the loaded ``game`` and its one new event, not yet saved."""
+        if if_match is not None and if_match != game_view_version(game):
+            raise VersionConflict(
+                f"the game is at version {game_view_version(game)}, not {if_match}",
+                current=game_view_version(game),
+            )
+        return game.record(body, by=by, history=self._history(game))
+
+    def _game_lock(self, game_id: UUID | str) -> threading.Lock:
+        with self._locks_guard:
+            return self._locks.setdefault(str(game_id).lower(), threading.Lock())
+
+    def _record_retrying(
+        self,
+        game_id: UUID | str,
+        body: dict[str, Any],
+        by: str,
+        key: str | None,
+        if_match: str | None,
+        body_digest: str,
+    ) -> tuple[dict[str, Any], bool]:
+        for attempt in range(WRITE_ATTEMPTS):
+            if attempt:
+                time.sleep(random.uniform(0, BACKOFF_SECONDS * attempt))
+            game = self._load(game_id)
+            if key is not None:
+                earlier = self._idempotent_answer(game.id, key, body_digest)
+                if earlier is not None:
+                    return earlier, True
+            status = game.state["status"]
+            txn = self._draft(game, body, by, if_match)
+            view = transaction_view(txn)
+            saving: list[Any] = [game]
+            if key is not None:
+                saving.append(IdempotentWrite(game.id, key, body_digest, view))
+            if game.state["status"] != status:  # in the same write, or not at all
+                saving.append(
+                    self.status_log.trigger_event(game_id=game.id, status=game.state["status"])
+                )
+            try:
+                self.save(*saving)
+            except IntegrityError:
+                continue  # a concurrent writer won (maybe with this key); try on the fresh state
+            return view, False
+        raise LedgerError("busy", "the game is too busy; try again")  # pragma: no cover
+
+    def _idempotent_answer(
+        self, game_id: UUID, key: str, body_digest: str
+    ) -> dict[str, Any] | None:
+        try:
+            earlier: Any = self.repository.get(IdempotentWrite.create_id(game_id, key))
+        except AggregateNotFoundError:
+            return None
+        assert isinstance(earlier, IdempotentWrite)
+        if earlier.body_digest != body_digest:
+            raise IdempotencyKeyReused(
+                "this Idempotency-Key was used with another body", seq=earlier.response["seq"]
+            )
+        return dict(earlier.response)
+
+    def _history(self, game: Game) -> History:
+        """Reads a live game's earlier transactions from the store (for voids)."""
+
+        def history(seq: int) -> tuple[dict[str, Any], State, list[dict[str, Any]]]:
+            before = self._load(game.id, version=seq)  # the game right after seq - 1
+            txns = list(self._records(game.id, after=seq - 1))
+            return txns[0], copy_state(before.state), txns[1:]
+
+        return history
+
+
+def check_request(body: Any, by: str) -> None:
+    """A transaction body of a type one may record after set-up, by someone who may."""
+    kind = body.get("type") if isinstance(body, dict) else None
+    if not isinstance(kind, str) or kind not in RECORDABLE:
+        raise InvalidField("type", f"unknown transaction type {kind!r}")
+    check_may_record(body, by)
+
+
+def check_may_record(body: dict[str, Any], by: str) -> None:
+    """A player token records only payments out of its own account."""
+    if by == "banker":
+        return
+    field = PLAYER_FIELDS.get(str(body.get("type")))
+    if field is None or body.get(field) != by:
+        raise Forbidden(f"a player may record only a payment or rent out of his own account ({by})")
