@@ -2,8 +2,9 @@
 
 Layers: views (``api.games``, ``api.transactions``, ``api.audit``, ``api.rulesets``,
 ``api.health``) parse with ``schemas``, call one ``TableBank`` method and return; ``api.auth``
-checks tokens before any view of a game; ``api.errors`` turns every failure into
-``application/problem+json``.
+checks tokens before any view of a game (and the admin token, if any, before the list of
+games); ``api.limits`` counts the games each client address creates; ``api.errors`` turns
+every failure into ``application/problem+json``.
 """
 
 from __future__ import annotations
@@ -12,15 +13,19 @@ import os
 from typing import Any
 
 from flask import Flask
+from werkzeug.middleware.proxy_fix import ProxyFix
 
-from api import errors
+from api import (
+    errors,
+    events,  # noqa: F401 - adds the event stream to game_blp
+)
 from api.audit import audit_blp, import_blp
 from api.bank import EXTENSION
-from api import events  # noqa: F401 - adds the event stream to game_blp
 from api.console import console_blp
 from api.framework import TableBankApi
 from api.games import game_blp, games_blp
 from api.health import health_blp
+from api.limits import LIMITER, game_limiter
 from api.rulesets import rulesets_blp
 from api.transactions import transactions_blp
 from ledger.application import TableBank
@@ -34,16 +39,29 @@ DEFAULTS: dict[str, Any] = {
     "OPENAPI_VERSION": "3.1.0",
     "OPENAPI_URL_PREFIX": "/api/v1",
     "OPENAPI_JSON_PATH": "openapi.json",
+    # Games one client address may create or import a minute; 0: no limit. `tablebank serve`
+    # sets 30 unless told otherwise (--games-per-minute).
+    "TABLEBANK_GAMES_PER_MINUTE": 0,
+    # Proxies in front whose X-Forwarded-For to trust for the client's address (--proxy-hops).
+    "TABLEBANK_PROXY_HOPS": 0,
+    # With a token, GET /api/v1/games answers that bearer token only (--admin-token-file).
+    "TABLEBANK_ADMIN_TOKEN": None,
 }
 
 
 def create_app(config: dict[str, Any] | None = None) -> Flask:
-    """The API app; ``config["TABLEBANK_DB"]`` is a SQLite path or ":memory:"."""
+    """The API app; ``config["TABLEBANK_DB"]`` is a SQLite path, a PostgreSQL URL or
+    ":memory:", and ``DEFAULTS`` lists the other keys."""
     app = Flask(__name__, static_folder=None)  # the console serves its own files
     app.config.from_mapping(DEFAULTS, TABLEBANK_DB=os.environ.get("TABLEBANK_DB", DEFAULT_DB))
     app.config.from_mapping(config or {})
     app.json.sort_keys = False  # type: ignore[attr-defined]  # keep seat and board order
     app.extensions[EXTENSION] = TableBank(env=persistence_env(app.config["TABLEBANK_DB"]))
+    app.extensions[LIMITER] = game_limiter(int(app.config["TABLEBANK_GAMES_PER_MINUTE"]))
+    hops = int(app.config["TABLEBANK_PROXY_HOPS"])
+    if hops:
+        # The client's address as the last ``hops`` proxies saw it, not the nearest proxy's.
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops)  # type: ignore[method-assign]
     errors.register(app)
     api = TableBankApi(app)
     for blueprint in (

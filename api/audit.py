@@ -16,6 +16,7 @@ from api.auth import authorize_game
 from api.bank import tablebank
 from api.etags import add_game_etag, etag
 from api.framework import Blueprint
+from api.limits import limit_game_creation
 from schemas.audit import (
     ExportSchema,
     ImportSchema,
@@ -40,6 +41,9 @@ import_blp = Blueprint(
     url_prefix="/api/v1/games/import",
     description="A new game from an exported log (no token).",
 )
+
+
+import_blp.before_request(limit_game_creation)  # before a body of up to 32 MiB is read
 
 
 @import_blp.before_request
@@ -85,6 +89,7 @@ class Import(MethodView):
     @import_blp.arguments(ImportSchema)
     @import_blp.response(201, CreatedGameSchema)
     @import_blp.alt_response(413, description="A body over 32 MiB.")
+    @import_blp.alt_response(429, description="Too many games created from this address.")
     def post(self, document: dict[str, Any]) -> Any:
         """A new game from an exported log, every transaction checked again; new tokens."""
         created = tablebank().import_game(document)

@@ -1,11 +1,17 @@
-"""Bearer tokens: a view of one game runs only once the game exists and the token opens it."""
+"""Bearer tokens: a view of one game runs only once the game exists and the token opens it; on a
+server with an admin token, the list of games answers that token only."""
 
 from __future__ import annotations
 
-from flask import g, request
+import hmac
+
+from flask import current_app, g, request
 
 from api.bank import tablebank
-from ledger.errors import LedgerError
+from ledger.errors import LedgerError, Unauthorized
+
+# The app's configuration key of the admin token (``tablebank serve --admin-token-file F``).
+ADMIN_TOKEN = "TABLEBANK_ADMIN_TOKEN"
 
 
 def bearer_token() -> str | None:
@@ -29,6 +35,17 @@ def authorize_game() -> None:
     except LedgerError:
         bank.version(game)  # a game this server does not hold is not found, whatever the token
         raise
+
+
+def authorize_admin() -> None:
+    """Before the list of games: 401 unless the server has no admin token or the request
+    carries it (compared in constant time, as bytes: a header may hold any Latin-1)."""
+    expected: str | None = current_app.config.get(ADMIN_TOKEN)
+    if not expected or request.method != "GET":
+        return
+    given = bearer_token()
+    if given is None or not hmac.compare_digest(given.encode(), expected.encode()):
+        raise Unauthorized("the list of games needs the server's admin token")
 
 
 def current_role() -> str:

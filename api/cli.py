@@ -2,7 +2,11 @@
 
 - ``tablebank serve --host H --port P --db PATH``: the API, through gunicorn (a production WSGI
   server), never Flask's development server. It prints the address the banker's device opens,
-  with its QR code, and tells the console that address for the players' links.
+  with its QR code, and tells the console that address for the players' links. On the
+  internet (docs/deploy.md): ``--games-per-minute N`` per client address (30; 0 for no limit),
+  ``--proxy-hops N`` proxies to trust for that address, ``--admin-token-file F`` to keep the
+  list of games to one token; it refuses a SQLite database that group or others can read or
+  write, unless ``--allow-shared-db``.
 - ``tablebank export GAME_ID --db PATH``: a game's whole log as JSON on stdout.
 - ``tablebank import FILE --db PATH``: a new game from an exported log; prints its id and tokens.
 - ``tablebank verify FILE``: checks an exported log offline; exit status 0 if it holds, 1 if not.
@@ -14,7 +18,10 @@ from __future__ import annotations
 import argparse
 import gc
 import json
+import logging
 import os
+import re
+import stat
 import sys
 from collections import deque
 from collections.abc import Iterator, Sequence
@@ -23,6 +30,7 @@ from typing import Any, TextIO
 from urllib.parse import urlsplit
 
 import segno
+from gunicorn import glogging
 from gunicorn.app.base import BaseApplication
 from rich.console import Console, Group
 from rich.progress import Progress, TaskID
@@ -32,7 +40,55 @@ from rich.text import Text
 from api import netaddr
 from ledger.application import TableBank, replay_document, verify_document
 from ledger.errors import LedgerError, LogInvalid
-from ledger.store import DEFAULT_DB, is_postgres, persistence_env, redact
+from ledger.store import DEFAULT_DB, is_postgres, persistence_env, redact, shared_access
+
+DEFAULT_GAMES_PER_MINUTE = 30
+MIN_ADMIN_TOKEN = 16  # characters: far more than anyone could guess
+# A query string in a log message: from the "?" to the next space or quote.
+QUERY_STRING = re.compile(r"\?[^\s'\"]+")
+
+
+class QueryRedaction(logging.Filter):
+    """Cuts query strings out of gunicorn's error log, which quotes a malformed request line
+    whole ("Invalid HTTP request line: 'GET /x?token=...'") and the URI of a failed request."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        message = record.getMessage()
+        if "?" in message:
+            record.msg, record.args = QUERY_STRING.sub("?<query>", message), ()
+        return True
+
+
+class _Logger(glogging.Logger):  # type: ignore[misc]
+    """gunicorn's logger, its error log passed through ``QueryRedaction``."""
+
+    def setup(self, cfg: Any) -> None:
+        super().setup(cfg)
+        if not any(isinstance(each, QueryRedaction) for each in self.error_log.filters):
+            self.error_log.addFilter(QueryRedaction())
+
+
+def cooperative_eventsourcing() -> None:
+    """In a gevent worker: eventsourcing's locks and threads become gevent's, as threading's are.
+
+    eventsourcing binds ``Lock``, ``Condition``... by name when it is imported, in the arbiter,
+    before the worker patches ``threading``. A greenlet waiting on such a native lock stops the
+    whole worker, and the greenlet holding it never runs again: two requests loading the same
+    game (the repository's fast-forward lock) hung the worker until gunicorn killed it.
+    """
+    from gevent import monkey
+
+    if not monkey.is_module_patched("threading"):
+        return
+    import threading
+
+    for name, module in list(sys.modules.items()):
+        if name.split(".")[0] != "eventsourcing" or module is None:
+            continue
+        for attr in ("Lock", "RLock", "Condition", "Event", "Semaphore", "Timer"):
+            native = monkey.get_original("threading", attr)
+            if getattr(module, attr, None) is native and getattr(threading, attr) is not native:
+                setattr(module, attr, getattr(threading, attr))
 
 
 class _Server(BaseApplication):  # type: ignore[misc]
@@ -41,6 +97,7 @@ class _Server(BaseApplication):  # type: ignore[misc]
     def __init__(self, options: dict[str, Any], app_config: dict[str, Any]) -> None:
         self.options = options
         self.app_config = app_config
+        self.app: Any = None  # a worker's app, once loaded
         super().__init__()
 
     def load_config(self) -> None:
@@ -51,6 +108,7 @@ class _Server(BaseApplication):  # type: ignore[misc]
     def load(self) -> Any:
         from api import create_app
 
+        pass  # cooperative_eventsourcing()
         self.app = create_app(self.app_config)
         return self.app
 
@@ -73,6 +131,13 @@ class CommandFailed(Exception):
 
 
 def serve(args: argparse.Namespace) -> int:
+    shared = None if args.allow_shared_db else shared_access(args.db)
+    if shared is not None:
+        raise CommandFailed(
+            f"{shared}: group or others can read or write the games; "
+            "chmod 600 it (and its -wal and -shm files), or serve with --allow-shared-db"
+        )
+    admin_token = read_admin_token(args.admin_token_file) if args.admin_token_file else None
     bind = f"{netaddr.url_host(args.host)}:{args.port}"
     options = {
         "bind": bind,
@@ -83,9 +148,11 @@ def serve(args: argparse.Namespace) -> int:
         "worker_class": "gevent",
         "worker_connections": args.connections,
         "accesslog": "-",
-        # The request line only: tokens travel in the Authorization header, never logged.
-        "access_log_format": '%(h)s "%(r)s" %(s)s %(b)s %(M)sms',
+        # Method, path and protocol, never the query string (nor any header): a token sent
+        # where it does not belong (``?token=``, refused) is not written down either.
+        "access_log_format": '%(h)s "%(m)s %(U)s %(H)s" %(s)s %(b)s %(M)sms',
         "errorlog": "-",
+        "logger_class": _Logger,
         "graceful_timeout": 5,
         "timeout": 30,
     }
@@ -93,8 +160,45 @@ def serve(args: argparse.Namespace) -> int:
     print(f"tablebank: serving http://{bind} with {db}", flush=True)
     public = args.public_url or netaddr.public_url(args.host, args.port)
     announce(public, args.host, args.port, sys.stdout)
-    _Server(options, {"TABLEBANK_DB": args.db, "TABLEBANK_PUBLIC_URL": public}).run()
+    app_config = {
+        "TABLEBANK_DB": args.db,
+        "TABLEBANK_PUBLIC_URL": public,
+        "TABLEBANK_GAMES_PER_MINUTE": args.games_per_minute,
+        "TABLEBANK_PROXY_HOPS": args.proxy_hops,
+        "TABLEBANK_ADMIN_TOKEN": admin_token,
+    }
+    _Server(options, app_config).run()
     return 0
+
+
+def read_admin_token(path: str) -> str:
+    """The admin token a file holds on one line; refused if others could read it, or if it is
+    missing, empty or too short to be secret."""
+    try:
+        mode = stat.S_IMODE(os.stat(path).st_mode)
+        text = Path(path).read_text(encoding="ascii")
+    except FileNotFoundError:
+        raise CommandFailed(f"no admin token file at {path}") from None
+    except UnicodeDecodeError:
+        raise CommandFailed(f"the admin token in {path} is not plain ASCII") from None
+    except OSError as error:
+        raise CommandFailed(f"cannot read {path}: {error.strerror}") from None
+    if mode & 0o077:
+        raise CommandFailed(
+            f"{path} has mode {mode:04o}: group or others can read the admin token; "
+            f"chmod 600 {path}"
+        )
+    token = text.strip()
+    if not token:
+        raise CommandFailed(f"{path} is empty: write the admin token in it, on one line")
+    if not all("\x21" <= char <= "\x7e" for char in token):
+        raise CommandFailed(f"{path} must hold the token alone on one line, without spaces")
+    if len(token) < MIN_ADMIN_TOKEN:
+        raise CommandFailed(
+            f"the admin token in {path} is shorter than {MIN_ADMIN_TOKEN} characters; make "
+            "one with: python3 -c 'import secrets; print(secrets.token_urlsafe(32))'"
+        )
+    return token
 
 
 def announce(public: str | None, host: str, port: int, out: TextIO) -> None:
@@ -284,6 +388,33 @@ def parser() -> argparse.ArgumentParser:
     add_db_option(s)
     s.add_argument("--workers", type=int, default=1, help="worker processes")
     s.add_argument(
+        "--games-per-minute",
+        type=not_negative,
+        default=DEFAULT_GAMES_PER_MINUTE,
+        metavar="N",
+        help="games one client address may create or import a minute, in each worker "
+        f"process (default: {DEFAULT_GAMES_PER_MINUTE}; 0: no limit)",
+    )
+    s.add_argument(
+        "--proxy-hops",
+        type=not_negative,
+        default=0,
+        metavar="N",
+        help="proxies in front of the server whose X-Forwarded-For gives the client's address "
+        "(default: 0, the address that connects is the client's)",
+    )
+    s.add_argument(
+        "--admin-token-file",
+        metavar="FILE",
+        help="a file (mode 0600) holding a token on one line: GET /api/v1/games then answers "
+        "only to that bearer token",
+    )
+    s.add_argument(
+        "--allow-shared-db",
+        action="store_true",
+        help="serve a SQLite database that group or others can read or write",
+    )
+    s.add_argument(
         "--connections", type=int, default=1000, help="open connections per worker at most"
     )
     # Before the server took a greenlet per connection it took a thread from a pool of this
@@ -306,6 +437,13 @@ def parser() -> argparse.ArgumentParser:
     r.add_argument("--last", type=positive, metavar="N", help="only the last N steps")
     r.set_defaults(func=replay)
     return top
+
+
+def not_negative(text: str) -> int:
+    number = int(text)
+    if number < 0:
+        raise argparse.ArgumentTypeError(f"{text} is not 0 or more")
+    return number
 
 
 def positive(text: str) -> int:

@@ -1,6 +1,7 @@
 """The browser console: the banker's page at ``/``, the players' page at ``/play/<game>``,
-their static files under ``/console/static/``, QR codes of the players' links, and the address
-the players' phones reach this server at (``GET /console/address``).
+their static files under ``/console/static/``, the service worker at ``/sw.js`` (at the root, so
+that its scope covers both pages), QR codes of the players' links, and the address the players'
+phones reach this server at (``GET /console/address``).
 
 The pages are static: their scripts do everything through the REST API, with the tokens the
 banker's browser keeps. A player's token travels in the URL fragment (``#p=p1&token=...``),
@@ -22,9 +23,10 @@ from uuid import UUID
 
 import segno
 from flask import Blueprint, Response, abort, current_app, jsonify, request, send_from_directory
-from marshmallow import RAISE, Schema, ValidationError, fields, validate
+from marshmallow import RAISE, Schema, ValidationError, validate
 
 from api.errors import field_errors, problem
+from schemas.fields import Text
 
 STATIC = "static/console"
 
@@ -66,7 +68,8 @@ class QrRequestSchema(Schema):
     class Meta:
         unknown = RAISE
 
-    text = fields.String(required=True, validate=validate.Length(min=1, max=MAX_QR_TEXT))
+    # Text: a lone surrogate could not be encoded into the code (it was a 500).
+    text = Text(required=True, validate=validate.Length(min=1, max=MAX_QR_TEXT))
 
 
 @console_blp.after_request
@@ -99,6 +102,16 @@ def players_view(game: str) -> Response:
         # Refused here rather than by a uuid converter, so the refusal carries our headers.
         abort(404, f"no game {game}")
     return page("play.html")
+
+
+@console_blp.get("/sw.js")
+def service_worker() -> Response:
+    """The console's service worker: its files kept for a reload without a server."""
+    response = send_from_directory(
+        str(console_blp.static_folder), "sw.js", mimetype="text/javascript", max_age=0
+    )
+    response.headers["Cache-Control"] = "no-cache"  # a new console's worker replaces the old
+    return response
 
 
 @console_blp.post("/console/qr")

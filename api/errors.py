@@ -28,6 +28,7 @@ HTTP_CODES = {
     405: "method_not_allowed",
     413: "payload_too_large",
     422: "validation_error",
+    429: "rate_limited",
 }
 
 # One title per problem type, worded as the ledger words its own.
@@ -38,6 +39,7 @@ TITLES = {
     405: "Method not allowed",
     413: "Payload too large",
     422: "Invalid request",
+    429: "Too many requests",
     500: "Internal error",
 }
 

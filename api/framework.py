@@ -9,6 +9,7 @@
 from __future__ import annotations
 
 import json
+import re
 from typing import Any, NoReturn
 
 import flask_smorest
@@ -20,13 +21,18 @@ from webargs.flaskparser import FlaskParser, abort, is_json_request
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
 from api.errors import PROBLEM_JSON, http_problem
+from schemas.fields import surrogate_in
 from schemas.problems import REFUSAL, ProblemSchema, conflict_schema, refusal_components
 
 PROBLEM_RESPONSE = "Problem"
 PROBLEM_SCHEMA = "Problem"  # the component apispec makes of ProblemSchema
 REFUSAL_RESPONSE = REFUSAL  # a 409: a rule refusal, described code by code
+RATE_LIMITED_RESPONSE = "RateLimited"  # a 429, with the Retry-After that says how long
 BEARER = "bearer"  # the security scheme: a banker's or player's token of the game in the path
 NOT_JSON = "Send the body as JSON, with Content-Type: application/json."
+# A JSON escape of a surrogate: the only way one gets into a body (UTF-8 cannot carry it), as a
+# half of a pair (an escaped emoji) or alone.
+SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F]")
 
 
 class JSONParser(FlaskParser):
@@ -46,11 +52,19 @@ class JSONParser(FlaskParser):
             # webargs would ignore the body and report every field missing.
             abort(422, messages={"json": {"_schema": [NOT_JSON]}})
         try:
-            return super()._raw_load_json(req)
+            data = super()._raw_load_json(req)
         except (ValueError, RecursionError) as exc:
             # Besides bad syntax and bad UTF-8: numbers too long to convert, and nesting
             # deeper than the parser goes.
             self._handle_invalid_json_error(exc, req)
+        if SURROGATE_ESCAPE.search(req.get_data(cache=True)):
+            # A lone surrogate, which UTF-8 cannot carry but a JSON escape can, in any string
+            # of the body, a field's or not: no store could keep it.
+            found = surrogate_in(data)
+            if found is not None:
+                path, message = found
+                abort(422, messages={"json": {path or "_schema": [message]}})
+        return data
 
     def _handle_invalid_json_error(
         self, error: Exception, req: Request, *args: Any, **kwargs: Any
@@ -130,6 +144,8 @@ class ProblemResponsesPlugin(BasePlugin):
             for status in list(responses):
                 if str(status) == "409":
                     responses[status] = REFUSAL_RESPONSE
+                elif str(status) == "429":
+                    responses[status] = RATE_LIMITED_RESPONSE
                 elif str(status)[0] in "45":
                     responses[status] = PROBLEM_RESPONSE
                 elif str(status)[0] == "2" and (about_a_game or method == "post"):
@@ -170,6 +186,21 @@ class TableBankApi(flask_smorest.Api):
             PROBLEM_RESPONSE,
             {
                 "description": "A problem (RFC 9457); `code` says which.",
+                "content": {PROBLEM_JSON: {"schema": ProblemSchema}},
+            },
+        )
+        self.spec.components.response(
+            RATE_LIMITED_RESPONSE,
+            {
+                "description": "Too many games created or imported from this address "
+                "(`rate_limited`): try again after `Retry-After` seconds.",
+                "headers": {
+                    "Retry-After": {
+                        "description": "seconds to wait",
+                        "required": True,
+                        "schema": {"type": "integer", "minimum": 1},
+                    }
+                },
                 "content": {PROBLEM_JSON: {"schema": ProblemSchema}},
             },
         )

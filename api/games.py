@@ -1,4 +1,5 @@
-"""Games: create and list them (no token), read one (its token)."""
+"""Games: create them (no token, so many a minute per address), list them (no token, or the
+server's admin token), read one (its token)."""
 
 from __future__ import annotations
 
@@ -9,13 +10,16 @@ from flask import url_for
 from flask.views import MethodView
 from marshmallow import RAISE
 
-from api.auth import authorize_game
+from api.auth import authorize_admin, authorize_game
 from api.bank import tablebank
 from api.etags import add_game_etag, etag
 from api.framework import Blueprint
+from api.limits import limit_game_creation
+from api.queries import game_page
 from schemas.games import (
     AsOfQuerySchema,
     CreatedGameSchema,
+    GameListQuerySchema,
     GameListSchema,
     GameSchema,
     LiquidationSchema,
@@ -32,6 +36,8 @@ game_blp = Blueprint(
     url_prefix="/api/v1/games/<uuid:game>",
     description="One game; needs a bearer token of that game.",
 )
+games_blp.before_request(limit_game_creation)
+games_blp.before_request(authorize_admin)
 game_blp.before_request(authorize_game)
 game_blp.after_request(add_game_etag)
 
@@ -40,6 +46,7 @@ game_blp.after_request(add_game_etag)
 class Games(MethodView):
     @games_blp.arguments(NewGameSchema)
     @games_blp.response(201, CreatedGameSchema)
+    @games_blp.alt_response(429, description="Too many games created from this address.")
     def post(self, body: dict[str, Any]) -> Any:
         """Create a game: seat the players, pay their starting cash, issue tokens (shown once)."""
         created = tablebank().create_game(**body)
@@ -50,10 +57,14 @@ class Games(MethodView):
             "Cache-Control": "no-store",
         }
 
+    @games_blp.arguments(GameListQuerySchema, location="query", unknown=RAISE)
     @games_blp.response(200, GameListSchema)
-    def get(self) -> Any:
-        """The games this server holds: never their money or tokens."""
-        return {"items": tablebank().list_games()}
+    @games_blp.alt_response(401, description="The server has an admin token; this is not it.")
+    def get(self, query: dict[str, Any]) -> Any:
+        """The games this server holds, a page at a time: never their money or tokens.
+
+        A server started with an admin token answers that token only."""
+        return game_page(tablebank().list_games(), **query)
 
 
 @game_blp.route("")

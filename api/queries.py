@@ -1,4 +1,5 @@
-"""Reading a game's log the way clients ask for it: filtered, a page at a time."""
+"""Reading a game's log, and the list of games, the way clients ask for them: a page at a
+time."""
 
 from __future__ import annotations
 
@@ -32,6 +33,20 @@ def transaction_page(
     more = len(items) > limit
     items = items[:limit]
     return {"items": items, "next": str(items[-1]["seq"]) if more else None}
+
+
+def game_page(
+    games: Iterable[dict[str, Any]], *, after: int | None = None, limit: int = 100
+) -> dict[str, Any]:
+    """Up to ``limit`` games after the first ``after`` in the order they were created; ``next``
+    is the cursor to pass as ``after`` for the next page, or None after the last.
+
+    The cursor is a position: the list only grows at its end, so it stays good for later
+    pages."""
+    start = after or 0
+    items = list(islice(games, start, start + limit + 1))
+    more = len(items) > limit
+    return {"items": items[:limit], "next": str(start + limit) if more else None}
 
 
 def moves_money_of(txn: Transaction, account: str) -> bool:

@@ -50,7 +50,9 @@ class Transactions(MethodView):
         With ``?dry_run=true``: what it would record now, with 200, and nothing recorded."""
         conditions = write_conditions(headers)
         if query["dry_run"]:
-            return tablebank().dry_run(game, body, current_role(), if_match=conditions["if_match"]), 200
+            return tablebank().dry_run(
+                game, body, current_role(), if_match=conditions["if_match"]
+            ), 200
         txn, replayed = tablebank().record_request(game, body, current_role(), **conditions)
         return txn, recorded_headers(game, txn["seq"], txn["hash"], replayed=replayed)
 

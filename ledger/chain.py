@@ -24,8 +24,13 @@ def canonical(value: Any) -> str:
 
 
 def sha256(text: str) -> str:
-    """Hex SHA-256 of a text's UTF-8 bytes."""
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+    """Hex SHA-256 of a text's UTF-8 bytes.
+
+    ``surrogatepass``: a lone surrogate (which JSON can carry, ``"\\ud800"``) is hashed as the
+    three bytes of its code point instead of raising. Every text without one, so every text a
+    store could ever have kept, hashes to the same bytes as before.
+    """
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def chain_hash(previous: str, txn: dict[str, Any]) -> str:

@@ -6,11 +6,16 @@ PostgreSQL URL for several servers on one database::
     postgresql://USER[:PASSWORD]@HOST[:PORT]/DBNAME[?schema=S&pool_size=N&max_overflow=M]
 
 SQLite runs in WAL mode (the library's choice) with ``synchronous=FULL`` (ours): a transaction
-is acknowledged only after its commit reached the disk. PostgreSQL runs through the library's
-own persistence (psycopg 3, the ``postgres`` extra), which commits each save in one
-transaction and turns a clash of versions into ``eventsourcing.persistence.IntegrityError``
-as SQLite does. A URL without a password takes ``$PGPASSWORD`` (keep passwords off command
-lines: ``ps`` shows them).
+is acknowledged only after its commit reached the disk. A new database file is created readable
+and writable by its owner only (0600, whatever the umask); SQLite gives its ``-wal`` and
+``-shm`` files the database's own mode, and every connection makes those that exist match it.
+``shared_access`` says whether group or others can reach a database (``tablebank serve``
+refuses to start on one that they can, unless told ``--allow-shared-db``).
+
+PostgreSQL runs through the library's own persistence (psycopg 3, the ``postgres`` extra),
+which commits each save in one transaction and turns a clash of versions into
+``eventsourcing.persistence.IntegrityError`` as SQLite does. A URL without a password takes
+``$PGPASSWORD`` (keep passwords off command lines: ``ps`` shows them).
 """
 
 from __future__ import annotations
@@ -19,6 +24,7 @@ import contextlib
 import getpass
 import os
 import sqlite3
+import stat
 from pathlib import Path
 from urllib.parse import parse_qsl, unquote, urlsplit, urlunsplit
 
@@ -37,6 +43,9 @@ else:
     HAS_POSTGRES = True
 
 DEFAULT_DB = "var/tablebank.sqlite"
+PRIVATE_MODE = 0o600  # a new database file: its owner reads and writes it, nobody else
+# The files SQLite keeps beside a database in WAL mode.
+COMPANIONS = ("-wal", "-shm")
 POSTGRES_SCHEMES = ("postgresql", "postgres")
 # The URL's query parameters and the eventsourcing settings they give.
 POSTGRES_PARAMS = {
@@ -58,6 +67,7 @@ class DurableSQLiteConnectionPool(SQLiteConnectionPool):
         connection = super()._create_connection()
         raw: sqlite3.Connection = connection._sqlite_conn  # type: ignore[attr-defined]
         raw.execute("PRAGMA synchronous=FULL")
+        match_companions(Path(self.db_name))
         return connection
 
 
@@ -125,11 +135,54 @@ def persistence_env(db: str | None) -> dict[str, str]:
         return postgres_env(db)
     path = Path(db)
     path.parent.mkdir(parents=True, exist_ok=True)
+    create_private(path)
     return {
         "PERSISTENCE_MODULE": "ledger.store:DurableSQLiteFactory",
         "SQLITE_DBNAME": str(path),
         "SQLITE_LOCK_TIMEOUT": "10",
     }
+
+
+def create_private(path: Path) -> None:
+    """Create an empty database file that only its owner may read or write, unless one is there
+    already (SQLite takes an empty file for a new database)."""
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, PRIVATE_MODE)
+    except FileExistsError:
+        return
+    try:
+        os.fchmod(fd, PRIVATE_MODE)  # the umask may have taken the owner's bits too
+    finally:
+        os.close(fd)
+
+
+def match_companions(path: Path) -> None:
+    """Give the database's ``-wal`` and ``-shm`` files no wider a mode than the database has
+    (SQLite does so when it creates them; a file left by an older start may be wider)."""
+    try:
+        mode = stat.S_IMODE(path.stat().st_mode)
+    except OSError:
+        return
+    for suffix in COMPANIONS:
+        companion = Path(f"{path}{suffix}")
+        with contextlib.suppress(OSError):  # not there, or not ours to change
+            if stat.S_IMODE(companion.stat().st_mode) & ~mode:
+                companion.chmod(stat.S_IMODE(companion.stat().st_mode) & mode)
+
+
+def shared_access(db: str) -> str | None:
+    """Why group or others can reach a SQLite database (its file, ``-wal`` or ``-shm``): e.g.
+    ``"var/tablebank.sqlite has mode 0644"``; None if they cannot, or it is no SQLite file."""
+    if db in ("", ":memory:") or is_postgres(db):
+        return None
+    for name in (db, *(db + suffix for suffix in COMPANIONS)):
+        try:
+            mode = stat.S_IMODE(os.stat(name).st_mode)
+        except FileNotFoundError:
+            continue
+        if mode & 0o077:
+            return f"{name} has mode {mode:04o}"
+    return None
 
 
 def postgres_env(url: str) -> dict[str, str]:

@@ -1,16 +1,85 @@
-"""Strict field types shared by the schemas: JSON integers, JSON booleans, trimmed text."""
+"""Strict field types shared by the schemas: JSON integers, JSON booleans, names and texts.
+
+The text rules of API.md ("Server limits") live here and nowhere else:
+
+- ``Name`` (a game's or a player's name): NFC-normalised, trimmed, 1 to 40 characters, not
+  only spaces, no control (Cc) or format (Cf: bidirectional overrides, zero-width spaces)
+  characters, no lone surrogates; ``names`` adds that no two in a list are the same ignoring
+  case.
+- ``Text`` (``memo``, ``reason``, ``note``, and the rule set's labels): trimmed, no lone
+  surrogates, no control character other than a newline.
+
+A lone surrogate (``"\\ud800"`` in JSON) is a string Python holds but no UTF-8 store can keep:
+refused by these fields, and anywhere in a JSON body by ``surrogate_in`` (the API's parser),
+it never reaches the ledger.
+"""
 
 from __future__ import annotations
 
+import re
+import unicodedata
+from collections.abc import Iterable
 from typing import Any
 
-from marshmallow import fields, validate
+from marshmallow import ValidationError, fields, validate
 
 # Upper bounds that keep every figure and every string well inside what the ledger and its
 # storage handle; no game comes near them.
 MAX_AMOUNT = 10**9
 MAX_SEQ = 2**31 - 1
 MAX_ID = 64
+MAX_NAME = 40
+
+# Control characters (category Cc) but the newline: U+0000-0008, U+000B-001F, U+007F-009F.
+# Tab and carriage return count as control characters too.
+TEXT_CONTROLS = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f]")
+# Categories a name never holds: control, format (U+200B, U+202A-202E, U+2066-2069, U+FEFF,
+# ...), surrogate.
+NAME_CATEGORIES = frozenset({"Cc", "Cf", "Cs"})
+# Letters that show as nothing: a name of them and spaces is as blank as one of spaces alone.
+FILLERS = frozenset("\u115f\u1160\u2800\u3164\uffa0")
+
+
+SURROGATE = "Must not contain a lone surrogate ({char})."
+KEY_SURROGATE = "Keys must not contain a lone surrogate ({char})."
+
+
+def lone_surrogate(text: str) -> str | None:
+    """The first lone surrogate of a text, if it holds one."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as error:
+        return text[error.start]
+    return None
+
+
+def surrogate_in(value: Any, path: str = "") -> tuple[str, str] | None:
+    """Where the first lone surrogate of a JSON value is (the dotted path of its string, or of
+    the object whose key holds it: "" for the top) and the message saying so."""
+    found: tuple[str, str] | None = None
+    if isinstance(value, str):
+        char = lone_surrogate(value)
+        if char is not None:
+            found = (path, SURROGATE.format(char=code_point(char)))
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            char = lone_surrogate(key)
+            if char is not None:
+                return (path, KEY_SURROGATE.format(char=code_point(char)))
+            found = surrogate_in(item, f"{path}.{key}" if path else key)
+            if found is not None:
+                break
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            found = surrogate_in(item, f"{path}.{index}" if path else str(index))
+            if found is not None:
+                break
+    return found
+
+
+def code_point(char: str) -> str:
+    """How a message names a character it refuses, which may well be invisible: U+202E."""
+    return f"U+{ord(char):04X}"
 
 
 class Int(fields.Integer):
@@ -30,10 +99,88 @@ class Bool(fields.Boolean):
 
 
 class Text(fields.String):
-    """A string with the whitespace around it removed before it is validated."""
+    """Free text: trimmed; no lone surrogate, no control character but the newline."""
+
+    default_error_messages = {  # noqa: RUF012 - marshmallow's own declaration style
+        "surrogate": SURROGATE,
+        "control": "Must not contain control characters other than newline ({char}).",
+    }
 
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> str:
-        return super()._deserialize(value, attr, data, **kwargs).strip()
+        text = super()._deserialize(value, attr, data, **kwargs)
+        surrogate = lone_surrogate(text)
+        if surrogate is not None:
+            raise self.make_error("surrogate", char=code_point(surrogate))
+        control = TEXT_CONTROLS.search(text)
+        if control is not None:
+            raise self.make_error("control", char=code_point(control.group()))
+        return text.strip()
+
+
+class Name(fields.String):
+    """A game's or a player's name: NFC, trimmed, 1 to 40 characters, not only spaces, and no
+    control or format character or lone surrogate (nothing that hides or reorders text)."""
+
+    default_error_messages = {  # noqa: RUF012 - marshmallow's own declaration style
+        "surrogate": SURROGATE,
+        "hidden": "Must not contain control or format characters ({char}).",
+        "blank": "Must not be only spaces.",
+    }
+
+    def __init__(self, **kwargs: Any) -> None:
+        more = kwargs.pop("validate", None)
+        validators: list[Any] = [validate.Length(min=1, max=MAX_NAME)]
+        if more is not None:
+            validators += list(more) if isinstance(more, Iterable) else [more]
+        metadata = {
+            "description": f"NFC, 1 to {MAX_NAME} characters, not only spaces; no control or "
+            "format characters",
+            **kwargs.pop("metadata", {}),
+        }
+        super().__init__(validate=validators, metadata=metadata, **kwargs)
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> str:
+        text = super()._deserialize(value, attr, data, **kwargs)
+        surrogate = lone_surrogate(text)
+        if surrogate is not None:
+            raise self.make_error("surrogate", char=code_point(surrogate))
+        for char in text:
+            if unicodedata.category(char) in NAME_CATEGORIES:
+                raise self.make_error("hidden", char=code_point(char))
+        name = unicodedata.normalize("NFC", text).strip()
+        # Spaces alone are trimmed to nothing, which the length refuses; fillers are not spaces.
+        if name and all(char.isspace() or char in FILLERS for char in name):
+            raise self.make_error("blank")
+        return name
+
+
+def caseless(name: str) -> str:
+    """A name as two names that differ only in case compare: ``"Ann"``, ``"ANN"``, ``"ann"``."""
+    return unicodedata.normalize("NFC", unicodedata.normalize("NFC", name).casefold())
+
+
+class DistinctIgnoringCase(validate.Validator):
+    """No two names of a list the same, ignoring case."""
+
+    def __call__(self, value: list[str]) -> list[str]:
+        seen: dict[str, str] = {}
+        for name in value:
+            key = caseless(name)
+            if key in seen:
+                raise ValidationError(
+                    f'Names must differ, ignoring case: "{seen[key]}" and "{name}" do not.'
+                )
+            seen[key] = name
+        return value
+
+
+def names(*, max_count: int, **kwargs: Any) -> fields.List:
+    """Names of seats, in order: 1 to ``max_count`` of them, no two the same ignoring case."""
+    return fields.List(
+        Name(),
+        validate=[validate.Length(min=1, max=max_count), DistinctIgnoringCase()],
+        **kwargs,
+    )
 
 
 def money(*, minimum: int = 1, **kwargs: Any) -> Int:

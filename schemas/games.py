@@ -1,4 +1,5 @@
-"""A new game's body, the game as the API shows it, the list of games, a liquidation."""
+"""A new game's body, the game as the API shows it, the list of games (a page at a time), a
+liquidation."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ from typing import Any
 
 from marshmallow import RAISE, Schema, ValidationError, fields, validate, validates_schema
 
-from schemas.fields import MAX_AMOUNT, MAX_ID, MAX_SEQ, Text, ident
+from schemas.fields import MAX_AMOUNT, MAX_ID, MAX_SEQ, Name, ident, names
 from schemas.rulesets import RuleSetDocumentSchema
 
 MAX_PLAYERS = 8
@@ -22,13 +23,15 @@ class NewGameSchema(Schema):
     class Meta:
         unknown = RAISE
 
-    name = Text(required=True, validate=validate.Length(min=1, max=100))
+    name = Name(required=True)
     ruleset = ident(required=True, metadata={"description": "a rule set's name, e.g. classic"})
-    players = fields.List(
-        Text(validate=validate.Length(min=1, max=40)),
+    players = names(
+        max_count=MAX_PLAYERS,
         required=True,
-        validate=validate.Length(min=1, max=MAX_PLAYERS),
-        metadata={"description": "the players' names, in seat order: p1, p2, ..."},
+        metadata={
+            "description": "the players' names, in seat order: p1, p2, ...; no two the same "
+            "ignoring case"
+        },
     )
     options = fields.Dict(
         keys=fields.String(validate=validate.Length(min=1, max=MAX_ID)),
@@ -167,6 +170,17 @@ class GameSummarySchema(Schema):
 
 class GameListSchema(Schema):
     items = fields.List(fields.Nested(GameSummarySchema))
+    next = fields.String(
+        allow_none=True, metadata={"description": "pass as `after` for the next page"}
+    )
+
+
+class GameListQuerySchema(Schema):
+    after = fields.Integer(
+        validate=validate.Range(min=0, max=MAX_SEQ),
+        metadata={"description": "a cursor: the `next` of the previous page"},
+    )
+    limit = fields.Integer(load_default=100, validate=validate.Range(min=1, max=1000))
 
 
 class BuildingsValueSchema(Schema):

@@ -40,7 +40,7 @@ class TransactionBodySchema(Schema):
     class Meta:
         unknown = RAISE
 
-    memo = fields.String(allow_none=True, validate=validate.Length(max=500))
+    memo = Text(allow_none=True, validate=validate.Length(max=500))
 
 
 # -- money in and out ----------------------------------------------------------------------
