@@ -6,6 +6,8 @@ docs/rules.md: "Bankruptcy".
 
 from __future__ import annotations
 
+from typing import Any
+
 from ledger import rules
 from ledger.draft import Body, Draft, names, whole
 from ledger.errors import InvalidField, RuleViolation
@@ -37,17 +39,8 @@ def declare_bankruptcy(d: Draft, body: Body) -> None:
         d.change("bankrupt", d.seq, player=debtor)
         finish_if_over(d)
         return
-    liq = rules.liquidation(d.rs, d.before, debtor)
     owed = whole(body, "owed") if body.get("owed") is not None else None
-    if owed is not None and liq["total"] >= owed:
-        raise RuleViolation(
-            "not_insolvent",
-            debtor=debtor,
-            owed=owed,
-            cash=liq["cash"],
-            can_raise=liq["can_raise"],
-            total=liq["total"],
-        )
+    liq = check_insolvent(d, debtor, owed)
     lift = set(names(body, "unmortgage"))
     deeds = rules.owned_by(d.state, debtor)
     for slug in lift:
@@ -117,16 +110,7 @@ def bank_covers(d: Draft, body: Body, debtor: str, creditor: str) -> None:
     if owed is None:
         raise InvalidField("owed", "the unpaid debt: the Bank pays the creditor the rest")
     owed = whole(body, "owed")
-    liq = rules.liquidation(d.rs, d.before, debtor)
-    if liq["total"] >= owed:
-        raise RuleViolation(
-            "not_insolvent",
-            debtor=debtor,
-            owed=owed,
-            cash=liq["cash"],
-            can_raise=liq["can_raise"],
-            total=liq["total"],
-        )
+    check_insolvent(d, debtor, owed)
     held = d.state["shares"]["held"].get(debtor, 0)
     price = d.state["shares"]["price"]
     d.pay("bank", debtor, held * price)
@@ -159,3 +143,18 @@ def bank_covers(d: Draft, body: Body, debtor: str, creditor: str) -> None:
         "ious_received": ious_received,
         "ious_written_off": ious_cleared,
     }
+
+
+def check_insolvent(d: Draft, debtor: str, owed: int | None) -> dict[str, Any]:
+    """What the debtor could raise; refuses a bankruptcy over a debt he could still pay."""
+    liq = rules.liquidation(d.rs, d.before, debtor)
+    if owed is not None and liq["total"] >= owed:
+        raise RuleViolation(
+            "not_insolvent",
+            debtor=debtor,
+            owed=owed,
+            cash=liq["cash"],
+            can_raise=liq["can_raise"],
+            total=liq["total"],
+        )
+    return liq
