@@ -108,7 +108,7 @@ class _Server(BaseApplication):  # type: ignore[misc]
     def load(self) -> Any:
         from api import create_app
 
-        pass  # cooperative_eventsourcing()
+        cooperative_eventsourcing()
         self.app = create_app(self.app_config)
         return self.app
 
