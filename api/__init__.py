@@ -18,6 +18,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 from api import (
     errors,
     events,  # noqa: F401 - adds the event stream to game_blp
+    fairplay,  # noqa: F401 - adds the fair-play audit to audit_blp
 )
 from api.audit import audit_blp, import_blp
 from api.bank import EXTENSION

@@ -53,9 +53,11 @@ class Draft:
         options: dict[str, Any],
         seq: int | None = None,
         history: History | None = None,
+        by: str = "banker",
     ) -> None:
         self.rs = rs
         self.history = history  # the game's earlier transactions, for a void
+        self.by = by  # who records it: "banker" or a player id (a dispute keeps it)
         self.before = state
         self.state = copy_state(state)
         self.options = options
@@ -164,6 +166,13 @@ class Draft:
             return s["ious"][target["iou"]][kind.removeprefix("iou_")]
         if kind == "built_this_turn":
             return s["built_this_turn"].get(target["player"], 0)
+        if kind == "first_lap":
+            return s["first_lap"].get(target["player"], False)
+        if kind == "dispute":
+            return s["disputes"].get(str(target["dispute"]))
+        if kind == "dispute_status":
+            entry = s["disputes"][str(target["dispute"])]
+            return {k: entry[k] for k in ("status", "resolved_by", "note")}
         return s[kind]
 
     def fines_account(self) -> str:

@@ -73,6 +73,7 @@ PARAMS: dict[str, Param] = {
     "only": Param("word", "the one income tax this game allows: flat or percent"),
     "iou": Param("word", "the IOU's id (as given, where it names none)"),
     "dispute": Param("seq", "the seq of the dispute"),
+    "resolved_by": Param("seq", "the void or dispute_resolve that closed the dispute"),
     # the log
     "seq": Param("seq", "the transaction concerned"),
     "voided_by": Param("seq", "the void that voided it"),
@@ -339,6 +340,12 @@ REFUSALS: dict[str, Refusal] = registry(
             "{property} has buildings: no auction",
             "property",
         ),
+        plot_trade=case(
+            "a trade of a plot with buildings (Millionaire Elite: bare plots of a built "
+            "branch may change hands)",
+            "{property} has buildings: sell them before trading it",
+            "property",
+        ),
     ),
     one(
         "not_buildable",
@@ -445,6 +452,13 @@ REFUSALS: dict[str, Refusal] = registry(
             "an IOU in a game without player loans", "this game has no player loans (IOUs)"
         ),
     ),
+    one(
+        "first_lap_not_done",
+        "a deed bought, won or received in a trade before the buyer's first salary on GO "
+        "(house rule buy_after_first_lap)",
+        "{player} has not completed his first lap: no deeds before his first salary (house rule)",
+        "player",
+    ),
     # -- IOUs --------------------------------------------------------------------------------
     one("unknown_iou", "no such IOU in this game", "no IOU '{iou}' in this game", "iou"),
     one("iou_settled", "the IOU is settled", "{iou} is settled", "iou"),
@@ -526,20 +540,19 @@ REFUSALS: dict[str, Refusal] = registry(
             **_VOID,
         ),
     ),
-    # -- disputes (API.md v1.1): promised, not recorded yet -----------------------------------
+    # -- disputes (API.md v1.1) ----------------------------------------------------------------
     one(
         "unknown_dispute",
-        "no such dispute in this game",
+        "no such dispute in this game (`dispute`: the seq given, which is no dispute)",
         "no dispute {dispute} in this game",
         "dispute",
-        reserved=True,
     ),
     one(
         "dispute_closed",
-        "the dispute is resolved already",
-        "dispute {dispute} is closed",
+        "the dispute is resolved already, by a void or a dispute_resolve",
+        "dispute {dispute} was closed by transaction {resolved_by}",
         "dispute",
-        reserved=True,
+        "resolved_by",
     ),
 )
 

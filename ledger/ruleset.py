@@ -2,7 +2,8 @@
 
 A rule set is a JSON document (see ``rulesets/classic.json``). It is validated once when it
 is loaded; the ``Game`` aggregate keeps the document it was created with, so a game is always
-replayed with the rules it was played by.
+replayed with the rules it was played by. Its ``names`` (the deeds' names in other languages)
+and a ``currency`` given by language are for people: the ledger checks them and reads neither.
 """
 
 from __future__ import annotations
@@ -39,6 +40,16 @@ OPTIONAL_PARAMS: dict[str, Any] = {
     "ends_after_bankruptcies": None,  # the short game ends at the second bankruptcy
     "bankrupt_buildings_to_creditor": False,  # short game: buildings go with the deeds
     "rounding": "half_up",
+    # Millionaire Elite: a won stake comes back (seed 004). Left out, as in rule sets written
+    # before it existed, the stake went into the kitty on a win too: their games replay so.
+    "jackpot_stake_returned": False,
+    # The fair-play audit (docs/audit.md, "Fair play"): what came back below this percent of
+    # what was handed over is "far below value"; a net handover of at least this percent of
+    # the receiver's net worth shifts the balance of power; a receiver who could raise less
+    # than this percent of the starting cash is about to go bankrupt.
+    "fairplay_dumping_percent": 50,
+    "fairplay_shift_percent": 10,
+    "fairplay_distress_percent": 10,
 }
 
 
@@ -134,6 +145,7 @@ KNOWN_OPTIONS = {
     "no_rent_in_jail": "boolean",
     "keep_bankrupt_players": "boolean",
     "one_house_per_turn": "boolean",
+    "buy_after_first_lap": "boolean",
     "income_tax": "choice",
     "luxury_tax": "amount",
     "minutes": "minutes",
@@ -142,6 +154,12 @@ MAX_MINUTES = 24 * 60  # a game to a clock ends the same day
 
 MAX_DEEDS = 60
 INCOME_TAX_MODES = ("choice", "flat", "percent")
+# A language of ``names`` and of a currency by language: a 2-letter code (ISO 639-1).
+LANGUAGE = re.compile(r"[a-z]{2}")
+MAX_LOCAL_NAME = 60  # a deed's name in another language
+MAX_CURRENCY = 32
+# Control characters, none of which a label shows.
+CONTROLS = re.compile("[\x00-\x1f\x7f-\x9f]")
 
 
 def _whole(value: Any, low: int, high: int) -> bool:
@@ -167,7 +185,11 @@ def parse_ruleset(document: Any) -> RuleSet:
         and players["min"] <= players["max"]
     ):
         problems.append("players: {min, max} with 2 <= min <= max <= 8")
+    _check_currency(document.get("currency", ""), problems)
+    found = len(problems)
     deeds = _check_deeds(document.get("deeds"), params, problems)
+    # A deed refused is missing from ``deeds``: its names would look like names of no deed.
+    _check_names(document.get("names", {}), deeds if len(problems) == found else None, problems)
     groups: dict[str, list[str]] = {}
     for deed in deeds.values():
         groups.setdefault(deed.group, []).append(deed.slug)
@@ -216,6 +238,11 @@ def _check_params(raw: Any, problems: list[str]) -> dict[str, Any]:
         problems.append("parameters.bankruptcy: 'classic' or 'bank_covers'")
     if not isinstance(params["mortgaged_tradeable"], bool):
         problems.append("parameters.mortgaged_tradeable: true or false")
+    if not isinstance(params["jackpot_stake_returned"], bool):
+        problems.append("parameters.jackpot_stake_returned: true or false")
+    for key in ("fairplay_dumping_percent", "fairplay_shift_percent", "fairplay_distress_percent"):
+        if not _whole(params[key], 0, 100):
+            problems.append(f"parameters.{key}: a whole number from 0 to 100")
     for key in ("pot_seed", "share_price", "share_tax", "share_point"):
         if not _whole(params[key], 0, 10**9):
             problems.append(f"parameters.{key}: a whole number from 0")
@@ -338,6 +365,54 @@ def _check_deeds(raw: Any, params: dict[str, Any], problems: list[str]) -> dict[
     return deeds
 
 
+def _check_currency(raw: Any, problems: list[str]) -> None:
+    if isinstance(raw, str) and len(raw) <= MAX_CURRENCY:
+        return
+    if not isinstance(raw, dict) or not raw:
+        problems.append(
+            f"currency: a label of up to {MAX_CURRENCY} characters, or an object of "
+            "language -> label"
+        )
+        return
+    for lang, label in raw.items():
+        if not (isinstance(lang, str) and LANGUAGE.fullmatch(lang)):
+            problems.append(f"currency.{lang}: a language is a 2-letter code such as 'ru'")
+        elif not (
+            isinstance(label, str)
+            and label.strip()
+            and len(label) <= MAX_CURRENCY
+            and not CONTROLS.search(label)
+        ):
+            problems.append(f"currency.{lang}: a label of 1 to {MAX_CURRENCY} characters")
+
+
+def _check_names(raw: Any, deeds: dict[str, Deed] | None, problems: list[str]) -> None:
+    """``names``: language -> deed id -> the deed's name in that language; ``deeds`` None
+    when the board has problems of its own (the ids are then not checked)."""
+    if not isinstance(raw, dict):
+        problems.append("names: an object of language -> deed id -> name")
+        return
+    for lang, local in raw.items():
+        if not (isinstance(lang, str) and LANGUAGE.fullmatch(lang)):
+            problems.append(f"names.{lang}: a language is a 2-letter code such as 'ru'")
+            continue
+        if not isinstance(local, dict):
+            problems.append(f"names.{lang}: an object of deed id -> name")
+            continue
+        for slug, name in local.items():
+            where = f"names.{lang}.{slug}"
+            if deeds is not None and slug not in deeds:
+                problems.append(f"{where}: no deed has this id")
+            elif not isinstance(name, str):
+                problems.append(f"{where}: a name (a string)")
+            elif not name.strip():
+                problems.append(f"{where}: a name, not only spaces")
+            elif len(name) > MAX_LOCAL_NAME:
+                problems.append(f"{where}: a name of up to {MAX_LOCAL_NAME} characters")
+            elif CONTROLS.search(name):
+                problems.append(f"{where}: a name without control characters")
+
+
 def _check_options(
     raw: Any, params: dict[str, Any], problems: list[str]
 ) -> dict[str, dict[str, Any]]:
@@ -386,7 +461,8 @@ def resolve_extends(document: dict[str, Any]) -> dict[str, Any]:
     """A whole document from one that ``extends`` a built-in rule set with some changes.
 
     Parameters and options are taken key by key; ``deeds``, ``spaces`` and ``players`` are
-    replaced whole when given. The result names no base: a game keeps every figure it uses.
+    replaced whole when given; ``names`` language by language and deed by deed (see
+    ``_merge_names``). The result names no base: a game keeps every figure it uses.
     """
     if not isinstance(document, dict) or document.get("extends") is None:
         return document
@@ -402,7 +478,45 @@ def resolve_extends(document: dict[str, Any]) -> dict[str, Any]:
         if not isinstance(changes, dict):
             raise RuleSetInvalid(str(document.get("name", "?")), [f"{section}: an object"])
         merged[section] = {**base.get(section, {}), **changes}
+    names = _merge_names(base, merged, document.get("names", {}))
+    if names == {}:
+        merged.pop("names", None)  # as a board without names was always written
+    else:
+        merged["names"] = names
     return merged
+
+
+def _merge_names(base: dict[str, Any], merged: dict[str, Any], changes: Any) -> Any:
+    """The base's names of the deeds the result still has, under the same id and printed
+    name (a deed renamed or a board replaced keeps no translation of the old name), then the
+    document's own on top. A ``changes`` of the wrong shape is kept for the check to refuse."""
+    if not isinstance(changes, dict):
+        return changes
+    kept = _printed_names(base.get("deeds")).items() & _printed_names(merged.get("deeds")).items()
+    ids = {slug for slug, _ in kept}
+    names: dict[str, Any] = {}
+    for lang, local in base.get("names", {}).items():
+        inherited = {slug: name for slug, name in local.items() if slug in ids}
+        if inherited:
+            names[lang] = inherited
+    for lang, local in changes.items():
+        if isinstance(local, dict) and isinstance(names.get(lang), dict):
+            names[lang] = {**names[lang], **local}
+        else:
+            names[lang] = local
+    return names
+
+
+def _printed_names(deeds: Any) -> dict[str, str]:
+    """Each deed's id and printed name, of the deeds that have both."""
+    out: dict[str, str] = {}
+    for deed in deeds if isinstance(deeds, list) else ():
+        name = deed.get("name") if isinstance(deed, dict) else None
+        if isinstance(name, str):
+            slug = deed.get("id", slugify(name))
+            if isinstance(slug, str):
+                out[slug] = name
+    return out
 
 
 @cache

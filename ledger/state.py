@@ -28,8 +28,17 @@ Change kinds (every one has ``kind``, ``from`` and ``to``)::
     shares     player     shares a player holds
     policy     player     {"policy": colour}: held (True) or not (False)
     exempt     player     the next round tax is waived (True) or not (False)
+    first_lap  player     the player's first salary on GO is recorded (True) or not (False);
+                          recorded only under the house rule buy_after_first_lap
+    dispute    dispute    None, then the dispute's record (seq, about, by, reason, status
+                          "open", resolved_by None, note None)
+    dispute_status dispute {"status", "resolved_by", "note"}: open, then upheld (by a
+                          dispute_resolve) or voided (by the void that reversed ``about``)
 
 The Bank's supply of houses or hotels may be None: no limit (Millionaire Elite).
+
+``first_lap`` and ``disputes`` came after the first stored games: a state snapshotted before
+them lacks them, so they are read with ``.get`` and set with ``setdefault``.
 """
 
 from __future__ import annotations
@@ -75,6 +84,8 @@ def new_state(
         "shares": None if share_price is None else {"price": share_price, "held": {}},
         "policies": {},
         "exempt": {},
+        "first_lap": {},
+        "disputes": {},
         "last_seq": 0,
         "head": "",
     }
@@ -98,6 +109,8 @@ def copy_state(state: State) -> State:
         else {"price": state["shares"]["price"], "held": dict(state["shares"]["held"])},
         "policies": {k: list(v) for k, v in state["policies"].items()},
         "exempt": dict(state["exempt"]),
+        "first_lap": dict(state.get("first_lap", {})),
+        "disputes": {k: dict(v) for k, v in state.get("disputes", {}).items()},
     }
 
 
@@ -178,6 +191,20 @@ def apply_change(state: State, change: dict[str, Any]) -> None:
             state["exempt"][change["player"]] = True
         else:
             state["exempt"].pop(change["player"], None)
+    elif kind == "first_lap":
+        laps = state.setdefault("first_lap", {})
+        if to:
+            laps[change["player"]] = True
+        else:
+            laps.pop(change["player"], None)
+    elif kind == "dispute":
+        disputes = state.setdefault("disputes", {})
+        if to is None:
+            disputes.pop(str(change["dispute"]), None)
+        else:
+            disputes[str(change["dispute"])] = dict(to)
+    elif kind == "dispute_status":
+        state["disputes"][str(change["dispute"])].update(to)
     elif kind == "status":
         state["status"] = to
         state["standings"] = change.get("standings") if to == "finished" else None

@@ -45,6 +45,13 @@ class Classic:
                 "group_has_buildings", reason="group", property=deed.slug, group=deed.group
             )
 
+    def check_trade(self, d: Draft, deed: Deed) -> None:
+        """No deed of a colour group on which any building stands may change hands."""
+        if rules.group_has_buildings(d.rs, d.before, deed.slug):
+            raise RuleViolation(
+                "group_has_buildings", reason="trade", property=deed.slug, group=deed.group
+            )
+
 
 class MillionaireElite(Classic):
     """Millionaire Elite (seed 004): round income, the kitty, loans, per-plot rules."""
@@ -92,6 +99,13 @@ class MillionaireElite(Classic):
         built = d.prop(deed.slug)
         if built["houses"] or built["hotel"]:
             raise RuleViolation("group_has_buildings", reason="plot", property=deed.slug)
+
+    def check_trade(self, d: Draft, deed: Deed) -> None:
+        """Per plot (seed 004, "ТОРГОВЛЯ СОБСТВЕННОСТЬЮ"): a bare plot may change hands while
+        other plots of its branch carry buildings; a plot with a building on it may not."""
+        built = d.before["properties"][deed.slug]
+        if built["houses"] or built["hotel"]:
+            raise RuleViolation("group_has_buildings", reason="plot_trade", property=deed.slug)
 
 
 VARIANTS: dict[str, Classic] = {v.name: v for v in (Classic(), MillionaireElite())}

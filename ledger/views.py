@@ -13,6 +13,9 @@ from ledger import rules
 from ledger.game import Game
 from ledger.ruleset import RuleSet
 
+# A dispute as the game shows it (API.md v1.1, "Disputes").
+DISPUTE_FIELDS = ("seq", "about", "by", "reason", "status", "resolved_by", "note")
+
 
 def game_view(game: Game) -> dict[str, Any]:
     """The game as the API shows it."""
@@ -63,6 +66,12 @@ def game_view(game: Game) -> dict[str, Any]:
         view["share_price"] = state["shares"]["price"]
     if state["figures"]:
         view["entered_figures"] = {k: dict(v) for k, v in state["figures"].items()}
+    disputes = state.get("disputes")  # (a state snapshotted before disputes has none)
+    if disputes:
+        view["disputes"] = [
+            {k: entry[k] for k in DISPUTE_FIELDS}
+            for entry in sorted(disputes.values(), key=lambda e: int(e["seq"]))
+        ]
     if state["standings"] is not None:
         view["standings"] = [
             {"player": s["player"], "score": s["score"], "rank": s["rank"]}

@@ -33,7 +33,8 @@ from ledger.errors import (
 from ledger.game import Game
 from ledger.reading import Reading
 from ledger.state import State, copy_state
-from ledger.transactions import PLAYER_FIELDS, RECORDABLE
+from ledger.transactions import RECORDABLE, REGISTRY
+from ledger.transactions.declare import FORBIDDEN, Records
 from ledger.views import game_view_version, transaction_view
 
 WRITE_ATTEMPTS = 60
@@ -83,7 +84,7 @@ class Writing(Reading):
         with the same key (then nothing new is recorded). ``if_match`` is the version the
         client last saw; a game that has moved on since refuses with ``version_conflict``.
         """
-        check_request(body, by)
+        check_request(body, by, self._record_of(game_id))
         body_digest = sha256(canonical(body))
         # Threads of this process take turns on one game; only other processes can race.
         with self._game_lock(game_id):
@@ -103,7 +104,7 @@ class Writing(Reading):
         the repository hands out: only the save is left out. ``at`` and ``hash`` are ``None``
         (the real write stamps its own time, and the hash covers it).
         """
-        check_request(body, by)
+        check_request(body, by, self._record_of(game_id))
         game = self._load(game_id)
         txn = self._draft(game, body, by, if_match)
         return {**transaction_view(txn), "at": None, "hash": None}
@@ -171,6 +172,17 @@ class Writing(Reading):
             )
         return dict(earlier.response)
 
+    def _record_of(self, game_id: UUID | str) -> Records:
+        """Reads one transaction record of a game by its seq (``None`` if it has none)."""
+
+        def record(seq: int) -> dict[str, Any] | None:
+            game = self._load(game_id)
+            if not 1 <= seq <= game.last_seq:
+                return None
+            return next(self._records(game.id, after=seq - 1, limit=1), None)
+
+        return record
+
     def _history(self, game: Game) -> History:
         """Reads a live game's earlier transactions from the store (for voids)."""
 
@@ -182,18 +194,21 @@ class Writing(Reading):
         return history
 
 
-def check_request(body: Any, by: str) -> None:
-    """A transaction body of a type one may record after set-up, by someone who may."""
+def check_request(body: Any, by: str, records: Records = lambda seq: None) -> None:
+    """A transaction body of a type one may record after set-up, by someone who may;
+    ``records`` reads the game's transactions by seq, for a right that depends on them."""
     kind = body.get("type") if isinstance(body, dict) else None
     if not isinstance(kind, str) or kind not in RECORDABLE:
         raise InvalidField("type", f"unknown transaction type {kind!r}")
-    check_may_record(body, by)
+    check_may_record(body, by, records)
 
 
-def check_may_record(body: dict[str, Any], by: str) -> None:
-    """A player token records only payments out of its own account."""
+def check_may_record(body: dict[str, Any], by: str, records: Records = lambda seq: None) -> None:
+    """A player token records only what its type's declaration lets a player record
+    (``PlayerRight``): payments out of its own account, disputes of its own money."""
     if by == "banker":
         return
-    field = PLAYER_FIELDS.get(str(body.get("type")))
-    if field is None or body.get(field) != by:
-        raise Forbidden(f"a player may record only a payment or rent out of his own account ({by})")
+    declared = REGISTRY.get(str(body.get("type")))
+    if declared is None or not declared.may_record(body, by, records):
+        right = declared.players if declared is not None else None
+        raise Forbidden((right.refused if right is not None else FORBIDDEN).format(by=by))

@@ -7,6 +7,7 @@ from typing import Any
 
 from marshmallow import RAISE, Schema, ValidationError, fields, validate, validates_schema
 
+from schemas.disputes import DisputeEntrySchema
 from schemas.fields import MAX_AMOUNT, MAX_ID, MAX_SEQ, Name, ident, names
 from schemas.rulesets import RuleSetDocumentSchema
 
@@ -137,6 +138,9 @@ class GameSchema(Schema):
     )
     turn = fields.String(allow_none=True)
     ious = fields.List(fields.Dict())
+    disputes = fields.List(
+        fields.Nested(DisputeEntrySchema), metadata={"description": "once a dispute is recorded"}
+    )
     last_seq = fields.Integer()
     head = fields.String(metadata={"description": "the hash of the last transaction"})
     standings = fields.List(

@@ -4,9 +4,43 @@ from __future__ import annotations
 
 from typing import Any
 
-from marshmallow import RAISE, Schema, fields, post_dump, validate
+from marshmallow import RAISE, Schema, ValidationError, fields, post_dump, validate
 
 from schemas.fields import MAX_AMOUNT, Int, Text
+
+LANGUAGE = r"^[a-z]{2}$"  # ISO 639-1: "en", "ru", "pl"
+DEED_ID = r"^[a-z0-9]+(-[a-z0-9]+)*$"
+MAX_CURRENCY = 32
+MAX_LOCAL_NAME = 60
+MAX_LANGUAGES = 16
+MAX_DEEDS = 60
+
+CURRENCY_DESCRIPTION = (
+    "what the figures count: one label, or a label for each language (a 2-letter code); a "
+    "console shows its language's, else the en one, else the first"
+)
+NAMES_DESCRIPTION = (
+    "the deeds' names in other languages: language -> deed id -> name; a console shows its "
+    "language's name of a deed, else the deed's name"
+)
+
+
+def _currency_forms() -> list[dict[str, Any]]:
+    """The two forms of a currency, as JSON Schema: a label, or labels by language."""
+    return [
+        {"type": "string", "maxLength": MAX_CURRENCY},
+        {
+            "type": "object",
+            "propertyNames": {"pattern": LANGUAGE},
+            "additionalProperties": {
+                "type": "string",
+                "minLength": 1,
+                "maxLength": MAX_CURRENCY,
+            },
+            "minProperties": 1,
+            "maxProperties": MAX_LANGUAGES,
+        },
+    ]
 
 
 class DocumentSchema(Schema):
@@ -37,7 +71,14 @@ class DeedSchema(DocumentSchema):
 class RuleSetSchema(DocumentSchema):
     name = fields.String()
     title = fields.String()
-    currency = fields.String()
+    currency = fields.Raw(
+        metadata={"oneOf": _currency_forms(), "description": CURRENCY_DESCRIPTION}
+    )
+    names = fields.Dict(
+        keys=fields.String(),
+        values=fields.Dict(keys=fields.String(), values=fields.String()),
+        metadata={"description": NAMES_DESCRIPTION},
+    )
     players = fields.Dict(keys=fields.String(), values=fields.Integer())
     parameters = fields.Dict()
     options = fields.Dict(keys=fields.String(), values=fields.Dict())
@@ -101,6 +142,36 @@ class OptionInputSchema(_Strict):
     description = fields.String(validate=validate.Length(max=500))
 
 
+class CurrencyInput(fields.Field):
+    """A currency: one label of up to 32 characters, or a label of 1 to 32 characters for each
+    language (a 2-letter code)."""
+
+    default_error_messages = {  # noqa: RUF012 - marshmallow's own declaration style
+        "invalid": "A label (a string) or an object of language -> label.",
+    }
+
+    def __init__(self, **kwargs: Any) -> None:
+        metadata = {
+            "oneOf": _currency_forms(),
+            "description": CURRENCY_DESCRIPTION,
+            **kwargs.pop("metadata", {}),
+        }
+        super().__init__(metadata=metadata, **kwargs)
+        self.label = Text(validate=validate.Length(max=MAX_CURRENCY))
+        self.by_language = fields.Dict(
+            keys=fields.String(validate=validate.Regexp(LANGUAGE)),
+            values=Text(validate=validate.Length(min=1, max=MAX_CURRENCY)),
+            validate=validate.Length(min=1, max=MAX_LANGUAGES),
+        )
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
+        if isinstance(value, str):
+            return self.label.deserialize(value)
+        if isinstance(value, dict):
+            return self.by_language.deserialize(value)
+        raise ValidationError(self.error_messages["invalid"])
+
+
 class RuleSetDocumentSchema(_Strict):
     """The rule set of the banker's own box: a whole board, or changes to a built-in one.
 
@@ -116,7 +187,7 @@ class RuleSetDocumentSchema(_Strict):
         metadata={"description": "a built-in rule set whose board and figures the rest changes"},
     )
     title = Text(validate=validate.Length(max=200))
-    currency = Text(validate=validate.Length(max=32))
+    currency = CurrencyInput()
     players = fields.Nested(PlayersRangeInputSchema)
     parameters = fields.Dict(
         keys=fields.String(validate=validate.Length(max=64)),
@@ -130,4 +201,19 @@ class RuleSetDocumentSchema(_Strict):
         validate=validate.Length(max=20),
     )
     spaces = fields.List(fields.Nested(SpaceInputSchema), validate=validate.Length(max=200))
-    deeds = fields.List(fields.Nested(DeedInputSchema), validate=validate.Length(min=1, max=60))
+    deeds = fields.List(
+        fields.Nested(DeedInputSchema), validate=validate.Length(min=1, max=MAX_DEEDS)
+    )
+    names = fields.Dict(
+        keys=fields.String(validate=validate.Regexp(LANGUAGE)),
+        values=fields.Dict(
+            keys=fields.String(validate=validate.Regexp(DEED_ID)),
+            values=Text(validate=validate.Length(min=1, max=MAX_LOCAL_NAME)),
+            validate=validate.Length(max=MAX_DEEDS),
+        ),
+        validate=validate.Length(max=MAX_LANGUAGES),
+        metadata={
+            "description": NAMES_DESCRIPTION + "; with extends, merged language by language "
+            "and deed by deed"
+        },
+    )

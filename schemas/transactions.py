@@ -362,6 +362,30 @@ class VoidSchema(TransactionBodySchema):
     type = type_field("void")
     seq = Int(required=True, validate=validate.Range(min=1, max=MAX_SEQ))
     reason = Text(required=True, validate=validate.Length(min=1, max=500))
+    dispute = Int(
+        validate=validate.Range(min=1, max=MAX_SEQ),
+        metadata={"description": "the open dispute about seq that this void resolves"},
+    )
+
+
+class DisputeSchema(TransactionBodySchema):
+    type = type_field("dispute")
+    seq = Int(
+        required=True,
+        validate=validate.Range(min=1, max=MAX_SEQ),
+        metadata={"description": "the transaction disputed"},
+    )
+    reason = Text(required=True, validate=validate.Length(min=1, max=500))
+
+
+class DisputeResolveSchema(TransactionBodySchema):
+    type = type_field("dispute_resolve")
+    dispute = Int(
+        required=True,
+        validate=validate.Range(min=1, max=MAX_SEQ),
+        metadata={"description": "the seq of the dispute"},
+    )
+    note = Text(required=True, validate=validate.Length(min=1, max=500))
 
 
 class TurnSchema(TransactionBodySchema):
@@ -404,6 +428,8 @@ TRANSACTION_SCHEMAS: dict[str, type[TransactionBodySchema]] = {
     "insurance": InsuranceSchema,
     "jackpot": JackpotSchema,
     "void": VoidSchema,
+    "dispute": DisputeSchema,
+    "dispute_resolve": DisputeResolveSchema,
     "finish": FinishSchema,
 }
 # One schema per type a client may send, as the ledger declares them (ledger.transactions).

@@ -10,7 +10,8 @@
 - ``ious``: loans between players;
 - ``turns``: whose turn it is, and the end of the game;
 - ``elite``: the Millionaire Elite types;
-- ``corrections``: voids.
+- ``disputes``: transactions disputed, and disputes resolved;
+- ``corrections``: voids (which may resolve a dispute).
 
 The tables below are read off ``REGISTRY``; nothing else lists the types.
 """
@@ -25,6 +26,7 @@ from ledger.transactions import (  # noqa: F401 - importing a family declares it
     buildings,
     corrections,
     deeds,
+    disputes,
     elite,
     ious,
     jail,

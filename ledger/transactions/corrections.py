@@ -1,5 +1,6 @@
 """Corrections: a void reverses an earlier transaction, which stays in the log, if every later
-transaction would still stand without it.
+transaction would still stand without it; a void that names a dispute about that transaction
+closes it as voided.
 
 docs/audit.md, "Corrections"; API.md: a ``void`` is accepted only if every later transaction
 would still be accepted with the same postings had the voided one never happened.
@@ -13,6 +14,7 @@ from ledger.draft import Body, Draft, whole
 from ledger.errors import InvalidField, LedgerError, RuleViolation
 from ledger.state import State, apply_change
 from ledger.transactions.declare import REGISTRY, TransactionRecorded, transaction
+from ledger.transactions.disputes import open_dispute_of, open_disputes_about
 
 Txn = dict[str, Any]
 
@@ -22,7 +24,11 @@ class TransactionVoided(TransactionRecorded):
 
 
 @transaction(
-    "void", TransactionVoided, voidable=False, refusals=["already_voided", "void_conflict"]
+    "void",
+    TransactionVoided,
+    voidable=False,
+    refusals=["already_voided", "void_conflict", "unknown_dispute", "dispute_closed"],
+    reads_table=False,
 )
 def void_transaction(d: Draft, body: Body) -> None:
     """Reverse transaction ``seq`` if every later one would still stand without it."""
@@ -38,6 +44,7 @@ def void_transaction(d: Draft, body: Body) -> None:
     target, state, later = d.history(seq)
     if not REGISTRY[target["type"]].voidable:
         raise RuleViolation("void_conflict", reason="not_voidable", seq=seq, type=target["type"])
+    dispute = _dispute_resolved(d, body, seq)
     # A later transaction already voided, and its void, cancel out: they need not stand.
     voided = d.before["voided"]
     cancelled = {t["seq"] for t in later if str(t["seq"]) in voided}
@@ -60,14 +67,39 @@ def void_transaction(d: Draft, body: Body) -> None:
         "reason": reason.strip(),
         "later_transactions_checked": len(later) - len(cancelled),
     }
+    if dispute is not None:
+        closed = {"status": "voided", "resolved_by": d.seq, "note": reason.strip()}
+        d.change("dispute_status", closed, dispute=dispute)
+        d.basis["dispute"] = dispute
+
+
+def _dispute_resolved(d: Draft, body: Body, seq: int) -> int | None:
+    """The open dispute about ``seq`` this void closes: the one named, which must be about
+    ``seq``; with one open and none named, the void is refused (the dispute must say how it
+    ended)."""
+    if body.get("dispute") is None:
+        pending = open_disputes_about(d, seq)
+        if pending:
+            raise InvalidField(
+                "dispute",
+                f"transaction {seq} is disputed (dispute {pending[0]}): name the dispute "
+                "this void resolves",
+            )
+        return None
+    dispute = whole(body, "dispute")
+    about = open_dispute_of(d, dispute)["about"]
+    if about != seq:
+        raise InvalidField("dispute", f"dispute {dispute} is about transaction {about}, not {seq}")
+    return dispute
 
 
 def _replay_without(d: Draft, state: State, txn: Txn, voided: int) -> State:
     """Run a later transaction again on the table without the voided one; same facts or refuse."""
-    rd = Draft(d.rs, state, d.options, seq=txn["seq"])
+    rd = Draft(d.rs, state, d.options, seq=txn["seq"], by=str(txn.get("by", "banker")))
     try:
-        if txn["type"] == "void":
-            # A later correction reverses its own target, whose facts stood: re-apply them.
+        if not REGISTRY[txn["type"]].reads_table:
+            # A later correction reverses its own target, whose facts stood, and a dispute is
+            # about the log, not the table: re-apply their facts.
             for posting in txn["postings"]:
                 rd.pay(posting["from"], posting["to"], posting["amount"])
             for change in txn["changes"]:

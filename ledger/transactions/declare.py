@@ -15,6 +15,11 @@ handler::
 API used to keep by hand (handlers, event names, set-up types, types that cannot be voided,
 which field names the payer a player may record for, the rule sets a type belongs to, the
 refusals it can raise) is read off it.
+
+Who besides the banker may record a type is its ``PlayerRight``: ``player_field="payer"`` is
+the common one (a player with his own id in that field); a type whose right depends on the
+game's log (a dispute: a player whose money the disputed transaction moved) declares its own
+with ``players=PlayerRight(...)``, whose check reads the game's records.
 """
 
 from __future__ import annotations
@@ -31,6 +36,10 @@ from ledger.refusals import REFUSALS
 from ledger.state import apply_transaction
 
 Handler = Callable[[Draft, Body], None]
+# A seq -> the game's transaction record with that seq, or None if there is none.
+Records = Callable[[int], dict[str, Any] | None]
+
+FORBIDDEN = "a player may record only a payment or rent out of his own account ({by})"
 
 CLASSIC = "classic"
 ELITE = "millionaire-elite"
@@ -51,6 +60,21 @@ class TransactionRecorded(Aggregate.Event):
 
 
 @dataclass(frozen=True)
+class PlayerRight:
+    """Which players besides the banker may record a type: said (docs/api.md's "who") and
+    checked (``allows``: the request, the player, the game's records)."""
+
+    who: str
+    allows: Callable[[Body, str, Records], bool]
+    refused: str = FORBIDDEN  # the 403's sentence, with {by}
+
+
+def own_field(field: str) -> PlayerRight:
+    """A player may record it with his own id in ``field``."""
+    return PlayerRight(f"the player in `{field}`", lambda body, by, _records: body.get(field) == by)
+
+
+@dataclass(frozen=True)
 class TransactionType:
     """Everything about one transaction type, declared beside its handler."""
 
@@ -62,6 +86,23 @@ class TransactionType:
     voidable: bool
     player_field: str | None  # a player token may record it with itself in this field
     refusals: tuple[str, ...]  # the rule refusal codes it can raise, besides the common ones
+    players: PlayerRight | None = None  # who besides the banker may record it
+    # Whether its handler reads the table, so that a void of an earlier transaction must run
+    # it again on the table without that one; if not (voids, disputes), its facts stand.
+    reads_table: bool = True
+
+    def may_record(self, body: Body, by: str, records: Records) -> bool:
+        """Whether ``by`` ("banker" or a player id) may record this request."""
+        if by == "banker":
+            return True
+        return self.players is not None and self.players.allows(body, by, records)
+
+    @property
+    def who(self) -> str:
+        """Who records it, as docs/api.md's table says."""
+        if self.setup:
+            return "the ledger"
+        return "banker" if self.players is None else f"banker, or {self.players.who}"
 
     def check_variant(self, variant: str) -> None:
         """Refuse the type in a game whose rule set does not have it."""
@@ -80,10 +121,17 @@ def transaction(
     setup: bool = False,
     voidable: bool | None = None,
     player_field: str | None = None,
+    players: PlayerRight | None = None,
     refusals: Iterable[str] = (),
+    reads_table: bool = True,
 ) -> Callable[[Handler], Handler]:
     """Declare the transaction type ``name``, recorded by the decorated handler as one
-    ``event``. Set-up types are never voidable; others are unless told."""
+    ``event``. Set-up types are never voidable; others are unless told. A player may record
+    it with his own id in ``player_field``, or as ``players`` says."""
+    if player_field is not None:
+        if players is not None:
+            raise ValueError(f"{name}: a player_field or players, not both")
+        players = own_field(player_field)
 
     def register(handler: Handler) -> Handler:
         if name in REGISTRY:
@@ -100,6 +148,8 @@ def transaction(
             voidable=(not setup) if voidable is None else voidable,
             player_field=player_field,
             refusals=tuple(refusals),
+            players=players,
+            reads_table=reads_table,
         )
         return handler
 

@@ -53,13 +53,22 @@ def deal_deeds(d: Draft, body: Body) -> None:
     d.basis = {"player": player, "prices": prices, "total": sum(prices.values())}
 
 
-@transaction("buy", DeedBought, refusals=["unknown_property", "already_owned"])
+def check_first_lap(d: Draft, player: str) -> None:
+    """Under the house rule ``buy_after_first_lap``, deeds only after the first salary on GO."""
+    if option(d, "buy_after_first_lap") and not d.state["first_lap"].get(player):
+        raise RuleViolation("first_lap_not_done", player=player)
+
+
+@transaction(
+    "buy", DeedBought, refusals=["unknown_property", "already_owned", "first_lap_not_done"]
+)
 def buy_deed(d: Draft, body: Body) -> None:
     """Sell a deed of the Bank to a player at its printed (or entered) price."""
     player = d.player(body["player"])
     deed = d.deed(body["property"])
     if d.prop(deed.slug)["owner"] != "bank":
         raise RuleViolation("already_owned", property=deed.slug, owner=d.prop(deed.slug)["owner"])
+    check_first_lap(d, player)
     printed = d.rs.deeds[deed.slug].price is not None
     deed = d.priced(deed, body.get("price"))
     assert deed.price is not None
@@ -73,7 +82,14 @@ def buy_deed(d: Draft, body: Body) -> None:
 @transaction(
     "auction",
     AuctionWon,
-    refusals=["unknown_property", "already_owned", "mortgaged", "group_has_buildings", "insured"],
+    refusals=[
+        "unknown_property",
+        "already_owned",
+        "mortgaged",
+        "group_has_buildings",
+        "insured",
+        "first_lap_not_done",
+    ],
 )
 def win_auction(d: Draft, body: Body) -> None:
     """Give the deed to the highest bidder for the bid (an owned plot where the variant allows)."""
@@ -82,6 +98,8 @@ def win_auction(d: Draft, body: Body) -> None:
     owner = d.prop(deed.slug)["owner"]
     if owner != "bank":
         d.variant.check_auction_of_owned(d, deed, owner)
+    if winner != owner:
+        check_first_lap(d, winner)
     # Nobody bid even 1: the deed stays with the Bank and nothing is recorded.
     bid = whole(body, "bid")
     d.change("deed", winner, property=deed.slug)

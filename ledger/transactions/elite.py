@@ -7,8 +7,9 @@ mortgages of bare plots) are in ``ledger.variants``.
 
 from __future__ import annotations
 
+from ledger import rules
 from ledger.draft import Body, Draft, one_of, whole
-from ledger.errors import InvalidField, RuleViolation
+from ledger.errors import InsufficientFunds, InvalidField, RuleViolation
 from ledger.transactions.declare import ELITE, TransactionRecorded, transaction
 
 
@@ -154,10 +155,30 @@ def move_policy(d: Draft, body: Body) -> None:
 
 @transaction("jackpot", JackpotPlayed, variants=[ELITE])
 def play_jackpot(d: Draft, body: Body) -> None:
-    """Take the stake into the kitty and pay the Bank's payout on a win."""
+    """Keep a losing stake in the kitty; on a win the stake comes back with the Bank's payout."""
     player = d.player(body["player"])
     stake = whole(body, "stake")
     payout = whole(body, "payout", 0)
-    d.pay(player, "pot", stake)
+    if not d.rs.params["jackpot_stake_returned"]:
+        # A rule set written before the parameter (games stored before it): the stake went
+        # into the kitty on a win too. Kept so that those logs replay and import unchanged.
+        d.pay(player, "pot", stake)
+        d.pay("bank", player, payout)
+        d.basis = {"stake": stake, "payout": payout, "won": payout > 0}
+        return
+    cash = d.state["balances"][player]
+    if cash < stake:  # the stake is put in before the machine is played
+        raise InsufficientFunds(
+            payer=player,
+            amount=stake,
+            cash=cash,
+            can_raise=rules.can_raise(d.rs, d.state, player),
+            creditor="bank",
+        )
+    won = payout > 0
+    # Seed 004: "Если игрок проиграл, ставка остаётся в кассе": only a lost stake stays.
+    # A won stake goes into the slot and straight back, so no posting moves it.
+    if not won:
+        d.pay(player, "pot", stake)
     d.pay("bank", player, payout)
-    d.basis = {"stake": stake, "payout": payout, "won": payout > 0}
+    d.basis = {"stake": stake, "payout": payout, "won": won, "stake_returned": won}

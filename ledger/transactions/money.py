@@ -52,6 +52,10 @@ def pay_salary(d: Draft, body: Body) -> None:
     """Pay the salary for passing GO, or the variant's round income."""
     player = d.player(body["player"])
     d.variant.pay_salary(d, player)
+    if option(d, "buy_after_first_lap"):
+        # The first salary opens the player's buying (house rule); recorded once, as a fact,
+        # so that a replay or a void of that salary knows it without counting salaries.
+        d.change("first_lap", True, player=player)
 
 
 @transaction("payment", PaymentMade, player_field="from")

@@ -5,12 +5,11 @@ docs/rules.md: "Trades".
 
 from __future__ import annotations
 
-from ledger import rules
 from ledger.draft import Body, Draft, names, whole
 from ledger.errors import InvalidField, RuleViolation
 from ledger.state import JAIL_DECKS
 from ledger.transactions.declare import TransactionRecorded, transaction
-from ledger.transactions.deeds import take_mortgaged
+from ledger.transactions.deeds import check_first_lap, take_mortgaged
 
 
 class TradeMade(TransactionRecorded):
@@ -20,7 +19,14 @@ class TradeMade(TransactionRecorded):
 @transaction(
     "trade",
     TradeMade,
-    refusals=["unknown_property", "not_owner", "mortgaged", "group_has_buildings", "no_jail_card"],
+    refusals=[
+        "unknown_property",
+        "not_owner",
+        "mortgaged",
+        "group_has_buildings",
+        "no_jail_card",
+        "first_lap_not_done",
+    ],
 )
 def make_trade(d: Draft, body: Body) -> None:
     """Move every leg's cash, deeds and jail cards at once; mortgaged deeds cost 10 % more."""
@@ -51,10 +57,7 @@ def make_trade(d: Draft, body: Body) -> None:
                 raise RuleViolation("not_owner", player=frm, property=slug)
             if d.before["properties"][slug]["mortgaged"] and not d.rs.params["mortgaged_tradeable"]:
                 raise RuleViolation("mortgaged", reason="trade", property=slug)
-            if rules.group_has_buildings(d.rs, d.before, slug):
-                raise RuleViolation(
-                    "group_has_buildings", reason="trade", property=slug, group=deed.group
-                )
+            d.variant.check_trade(d, deed)
         if not (leg.get("cash") or leg.get("properties") or leg.get("jail_cards")):
             raise InvalidField(f"legs.{i}", "a leg moves cash, deeds or jail cards")
         for deck in names(leg, "jail_cards"):
@@ -80,6 +83,8 @@ def make_trade(d: Draft, body: Body) -> None:
                 "jail_cards": list(leg.get("jail_cards") or []),
             }
         )
+    for receiver in received:
+        check_first_lap(d, receiver)
     for slug in lift:
         if slug not in seen or not d.before["properties"][slug]["mortgaged"]:
             raise InvalidField("unmortgage", f"{slug} is not a mortgaged deed of this trade")

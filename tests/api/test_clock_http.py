@@ -55,7 +55,12 @@ def test_a_classic_game_has_no_clock_unless_asked(client):
 def test_minutes_outside_a_day_are_refused(client, minutes):
     response = client.post(
         "/api/v1/games",
-        json={"name": "c", "ruleset": "timed", "players": ["A", "B"], "options": {"minutes": minutes}},
+        json={
+            "name": "c",
+            "ruleset": "timed",
+            "players": ["A", "B"],
+            "options": {"minutes": minutes},
+        },
     )
 
     assert response.status_code == 422

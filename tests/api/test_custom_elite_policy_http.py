@@ -28,7 +28,12 @@ BOX: dict[str, Any] = {
 def plus(client):
     response = client.post(
         "/api/v1/games",
-        json={"name": "p", "ruleset": "elite-plus", "players": ["Ann", "Bob"], "ruleset_document": BOX},
+        json={
+            "name": "p",
+            "ruleset": "elite-plus",
+            "players": ["Ann", "Bob"],
+            "ruleset_document": BOX,
+        },
     )
     assert response.status_code == 201, response.json
     created = response.json

@@ -388,6 +388,7 @@ def test_the_new_game_body_describes_ruleset_document(openapi) -> None:
         "extends",
         "title",
         "currency",
+        "names",
         "players",
         "parameters",
         "options",

@@ -60,9 +60,9 @@ def test_dry_run_then_the_real_post_agree(table):
     recorded = table.record(body)
 
     # Income tax at 10 % of a worth of 1,500 is 150.
-    assert preview["postings"] == recorded["postings"] == [
-        {"from": "p1", "to": "bank", "amount": 150}
-    ]
+    assert (
+        preview["postings"] == recorded["postings"] == [{"from": "p1", "to": "bank", "amount": 150}]
+    )
     for field in ("seq", "type", "basis", "balances", "request", "changes", "by", "memo"):
         assert preview[field] == recorded[field], field
 
@@ -81,10 +81,12 @@ def test_refused_dry_run_gets_the_real_refusal(table):
 
 
 def test_player_may_dry_run_what_it_may_record_and_nothing_more(table):
-    own = dry_run(table, {"type": "payment", "from": "p2", "to": "p1", "amount": 20},
-                  token=table.tokens["p2"])
-    other = dry_run(table, {"type": "payment", "from": "p1", "to": "p2", "amount": 20},
-                    token=table.tokens["p2"])
+    own = dry_run(
+        table, {"type": "payment", "from": "p2", "to": "p1", "amount": 20}, token=table.tokens["p2"]
+    )
+    other = dry_run(
+        table, {"type": "payment", "from": "p1", "to": "p2", "amount": 20}, token=table.tokens["p2"]
+    )
 
     assert own.status_code == 200 and own.json["postings"] == [
         {"from": "p2", "to": "p1", "amount": 20}

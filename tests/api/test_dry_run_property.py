@@ -56,7 +56,9 @@ def requests() -> st.SearchStrategy[dict[str, Any]]:
             st.sampled_from(["flat", "percent"]),
         ),
         st.builds(lambda p: {"type": "tax", "player": p, "tax": "luxury"}, player),
-        st.builds(lambda d, n: {"type": "build", "property": d, "houses": n}, deed, st.integers(1, 2)),
+        st.builds(
+            lambda d, n: {"type": "build", "property": d, "houses": n}, deed, st.integers(1, 2)
+        ),
         st.builds(lambda d: {"type": "mortgage", "property": d}, deed),
         st.builds(lambda d: {"type": "unmortgage", "property": d}, deed),
         st.builds(lambda p: {"type": "jail_fine", "player": p}, player),
@@ -67,9 +69,7 @@ def requests() -> st.SearchStrategy[dict[str, Any]]:
             player,
             player,
         ),
-        st.builds(
-            lambda s: {"type": "void", "seq": s, "reason": "wrong"}, st.integers(1, 12)
-        ),
+        st.builds(lambda s: {"type": "void", "seq": s, "reason": "wrong"}, st.integers(1, 12)),
         st.builds(
             lambda f, t, d, a: {
                 "type": "trade",

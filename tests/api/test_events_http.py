@@ -41,7 +41,11 @@ def events(text: str) -> list[dict]:
                 fields[name] = value
         if "data" in fields:
             out.append(
-                {"id": int(fields["id"]), "event": fields["event"], "data": json.loads(fields["data"])}
+                {
+                    "id": int(fields["id"]),
+                    "event": fields["event"],
+                    "data": json.loads(fields["data"]),
+                }
             )
     return out
 

@@ -39,6 +39,8 @@ TRANSACTION_TYPES = {
     "jackpot",
     "void",
     "finish",
+    "dispute",
+    "dispute_resolve",
 }
 
 
@@ -68,6 +70,7 @@ def test_document_lists_every_path(document):
         "/api/v1/games/{game}/replay",
         "/api/v1/games/{game}/verify",
         "/api/v1/games/{game}/export",
+        "/api/v1/games/{game}/fairplay",
         "/api/v1/games/import",
         "/api/v1/rulesets",
         "/api/v1/rulesets/{name}",

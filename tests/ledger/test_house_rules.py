@@ -28,6 +28,7 @@ def test_every_house_rule_is_off_by_default(table: Table) -> None:
         "no_rent_in_jail": False,
         "keep_bankrupt_players": False,
         "one_house_per_turn": False,
+        "buy_after_first_lap": False,
         "income_tax": "choice",
         "luxury_tax": 75,
     }
@@ -313,6 +314,99 @@ def test_one_house_a_turn_is_counted_for_each_player(one_house: Table) -> None:
     one_house.record("build", property="boardwalk")
     txn = one_house.record("build", property="baltic-avenue")
     assert txn["postings"] == [{"from": "p2", "to": "bank", "amount": 50}]
+
+
+# -- buy_after_first_lap ---------------------------------------------------------------------
+# Seed 000: "только по прошествии первого круга участник может приобретать активы".
+
+
+@pytest.fixture
+def first_lap(bank: TableBank) -> Table:
+    """Ann, Bob and Cy, 1500 each; deeds only after one's first salary on GO."""
+    return Table(bank, options={"buy_after_first_lap": True})
+
+
+def test_without_the_rule_a_deed_is_bought_before_any_salary(table: Table) -> None:
+    txn = table.record("buy", player="p1", property="boardwalk")
+    assert txn["postings"] == [{"from": "p1", "to": "bank", "amount": 400}]
+
+
+def test_a_deed_bought_before_the_first_salary_is_refused(first_lap: Table) -> None:
+    error = first_lap.refused("buy", player="p1", property="boardwalk")
+    assert (error.code, error.params) == ("first_lap_not_done", {"player": "p1"})
+
+
+def test_after_the_first_salary_the_deed_is_bought_at_its_price(first_lap: Table) -> None:
+    salary = first_lap.record("salary", player="p1")
+    # The first salary is recorded as a fact of the game, once.
+    assert salary["changes"] == [{"kind": "first_lap", "player": "p1", "from": False, "to": True}]
+    assert first_lap.record("salary", player="p1")["changes"] == []
+    txn = first_lap.record("buy", player="p1", property="boardwalk")
+    assert txn["postings"] == [{"from": "p1", "to": "bank", "amount": 400}]
+
+
+def test_an_auction_before_the_winners_first_salary_is_refused(first_lap: Table) -> None:
+    first_lap.record("salary", player="p1")
+    error = first_lap.refused("auction", property="park-place", winner="p2", bid=160)
+    assert (error.code, error.params) == ("first_lap_not_done", {"player": "p2"})
+    txn = first_lap.record("auction", property="park-place", winner="p1", bid=160)
+    assert txn["postings"] == [{"from": "p1", "to": "bank", "amount": 160}]
+
+
+def test_a_trade_gives_deeds_only_to_a_player_past_his_first_lap(first_lap: Table) -> None:
+    first_lap.record("salary", player="p1")
+    first_lap.record("buy", player="p1", property="boardwalk")
+    legs = [
+        {"from": "p1", "to": "p2", "properties": ["boardwalk"]},
+        {"from": "p2", "to": "p1", "cash": 400},
+    ]
+    error = first_lap.refused("trade", legs=legs)
+    assert (error.code, error.params) == ("first_lap_not_done", {"player": "p2"})
+    first_lap.record("salary", player="p2")
+    first_lap.record("trade", legs=legs)
+    assert first_lap.prop("boardwalk")["owner"] == "p2"
+
+
+def test_a_trade_of_cash_for_a_jail_card_needs_no_lap(first_lap: Table) -> None:
+    first_lap.record("jail_card", player="p1", action="draw", deck="chance")
+    first_lap.record(
+        "trade",
+        legs=[
+            {"from": "p1", "to": "p2", "jail_cards": ["chance"]},
+            {"from": "p2", "to": "p1", "cash": 30},
+        ],
+    )
+    assert first_lap.player("p2")["jail_cards"] == ["chance"]
+
+
+def test_voiding_the_first_salary_closes_the_buying_again(first_lap: Table) -> None:
+    first_lap.record("salary", player="p1")
+    first_lap.record("void", seq=4, reason="Ann had not reached GO")
+    assert first_lap.refused("buy", player="p1", property="boardwalk").code == (
+        "first_lap_not_done"
+    )
+
+
+def test_the_first_salary_cannot_be_voided_once_a_deed_was_bought_after_it(
+    first_lap: Table,
+) -> None:
+    first_lap.record("salary", player="p1")
+    first_lap.record("buy", player="p1", property="boardwalk")
+    error = first_lap.refused("void", seq=4, reason="Ann had not reached GO")
+    # Without the salary, the purchase at seq 5 would be refused.
+    assert error.code == "void_conflict"
+    assert error.params["reason"] == "refused"
+    assert error.params["would_be"] == "first_lap_not_done"
+
+
+def test_the_first_salary_is_voided_only_after_a_later_one(first_lap: Table) -> None:
+    first_lap.record("salary", player="p1")  # seq 4: the first lap
+    first_lap.record("salary", player="p1")  # seq 5
+    # Without seq 4, seq 5 would record the first lap: it would not stand as it is.
+    assert first_lap.refused("void", seq=4, reason="not on GO").code == "void_conflict"
+    first_lap.record("void", seq=5, reason="not on GO either")
+    first_lap.record("void", seq=4, reason="not on GO")
+    assert first_lap.cash("p1") == 1500
 
 
 # -- income_tax ---------------------------------------------------------------------------

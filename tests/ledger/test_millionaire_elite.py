@@ -501,17 +501,65 @@ def test_a_policy_of_another_colour_is_refused(elite: Table) -> None:
 # -- jackpot ---------------------------------------------------------------------------------
 
 
+@pytest.fixture
+def kitty_of_250(elite: Table) -> Table:
+    """Cy lost a stake of 50: the kitty holds 200 + 50 = 250 (Cy 1950)."""
+    elite.record("jackpot", player="p3", stake=50, payout=0)
+    return elite
+
+
 def test_a_lost_stake_stays_in_the_kitty(elite: Table) -> None:
     txn = elite.record("jackpot", player="p1", stake=50, payout=0)
     assert txn["postings"] == [{"from": "p1", "to": "pot", "amount": 50}]
+    assert txn["basis"] == {"stake": 50, "payout": 0, "won": False, "stake_returned": False}
     assert elite.cash("pot") == 250
 
 
-def test_a_win_is_paid_by_the_bank_and_the_kitty_keeps_the_stake(elite: Table) -> None:
-    elite.record("jackpot", player="p1", stake=50, payout=300)
-    balances = elite.state()["balances"]
-    # Ann 2000 - 50 + 300; the kitty 200 + 50; the Bank -6200 - 300.
-    assert (balances["p1"], balances["pot"], balances["bank"]) == (2250, 250, -6500)
+def test_a_win_returns_the_stake_with_the_payout_and_leaves_the_kitty_as_it_was(
+    kitty_of_250: Table,
+) -> None:
+    """Seed 004: "Если игрок проиграл, ставка остаётся в кассе" - only a losing stake stays."""
+    txn = kitty_of_250.record("jackpot", player="p1", stake=50, payout=300)
+    # The stake goes into the slot and straight back: only the Bank's 300 is posted.
+    assert txn["postings"] == [{"from": "bank", "to": "p1", "amount": 300}]
+    assert txn["basis"] == {"stake": 50, "payout": 300, "won": True, "stake_returned": True}
+    balances = kitty_of_250.state()["balances"]
+    # Ann 2000 + 300 (net +300); the kitty stays at 250; the Bank -6200 - 300.
+    assert (balances["p1"], balances["pot"], balances["bank"]) == (2300, 250, -6500)
+
+
+def test_a_loss_after_a_kitty_of_250_leaves_300(kitty_of_250: Table) -> None:
+    kitty_of_250.record("jackpot", player="p1", stake=50, payout=0)
+    assert kitty_of_250.cash("pot") == 300
+    assert kitty_of_250.cash("p1") == 1950
+
+
+def test_a_stake_the_player_does_not_hold_is_refused_even_if_it_would_win(elite: Table) -> None:
+    elite.record("payment", **{"from": "p1", "to": "p2", "amount": 1970})
+    error = elite.refused("jackpot", player="p1", stake=50, payout=300)
+    # Ann holds 30 and stakes 50: short by 20.
+    assert error.code == "insufficient_funds"
+    assert (error.params["amount"], error.params["cash"], error.params["shortfall"]) == (50, 30, 20)
+
+
+def test_a_rule_set_written_before_the_stake_came_back_keeps_its_old_postings(
+    bank: TableBank,
+) -> None:
+    """Games stored before the fix replay as they were played: their rule set has no
+    ``jackpot_stake_returned`` and the stake went into the kitty on a win too."""
+    old = json.loads(json.dumps(bank.ruleset(ELITE)))
+    del old["parameters"]["jackpot_stake_returned"]
+    for deed in old["deeds"]:
+        del deed["id"], deed["mortgage_value"]
+    gid = bank.create_game(
+        "old", "elite-before", ["Ann", "Bob"], {}, ruleset_document={**old, "name": "elite-before"}
+    )["id"]
+    txn = bank.record(gid, {"type": "jackpot", "player": "p1", "stake": 50, "payout": 300})
+    assert txn["postings"] == [
+        {"from": "p1", "to": "pot", "amount": 50},
+        {"from": "bank", "to": "p1", "amount": 300},
+    ]
+    assert txn["basis"] == {"stake": 50, "payout": 300, "won": True}
 
 
 def test_the_banker_records_the_kitty_collected(elite: Table) -> None:
@@ -603,6 +651,37 @@ def test_an_unbuilt_plot_may_be_traded(branch: Table) -> None:
         ],
     )
     assert branch.prop("b1-2")["owner"] == "p2"
+
+
+def test_a_bare_plot_of_a_built_branch_may_be_traded(built: Table) -> None:
+    """Seed 004, "ТОРГОВЛЯ СОБСТВЕННОСТЬЮ": "никакой участок не может быть продан ... если на
+    нём есть хотя бы одна постройка" - the rule is per plot, not per branch."""
+    built.record("sell_buildings", property="b1-2", houses=1)
+    built.record(
+        "trade",
+        legs=[
+            {"from": "p1", "to": "p2", "properties": ["b1-2"]},
+            {"from": "p2", "to": "p1", "cash": 100},
+        ],
+    )
+    # b1-1 keeps its branch; Bob holds the bare b1-2 and Ann no longer holds the branch whole.
+    assert built.prop("b1-2")["owner"] == "p2"
+    assert built.prop("b1-1") == {"owner": "p1", "mortgaged": False, "houses": 1, "hotel": False}
+    assert built.refused("build", property="b1-1").code == "group_incomplete"
+
+
+def test_a_plot_with_a_building_on_it_cannot_be_traded(built: Table) -> None:
+    error = built.refused(
+        "trade",
+        legs=[
+            {"from": "p1", "to": "p2", "properties": ["b1-1"]},
+            {"from": "p2", "to": "p1", "cash": 100},
+        ],
+    )
+    assert (error.code, error.params) == (
+        "group_has_buildings",
+        {"reason": "plot_trade", "property": "b1-1"},
+    )
 
 
 # -- IOUs (RULES.md 3) -------------------------------------------------------------------------

@@ -4,7 +4,8 @@ The machine drives random transactions, valid and invalid, of every classic type
 ``TableBank``: salary, payment, the five card effects, buy, auction, rent (streets, railroads,
 utilities, multipliers), taxes, jail (fine, cards, doubles), building and selling (houses,
 hotels, break-downs, orders), mortgages, trades, bankruptcies, turns and the end of the game;
-with the house rules on and off, also the pot, IOUs, voids, player tokens and retried writes.
+with the house rules on and off (``buy_after_first_lap`` too), also the pot, IOUs, voids,
+disputes (raised by the banker or a player, kept or voided), player tokens and retried writes.
 The choices lean on the table as it stands, so groups are bought whole, built up to hotels,
 sold off and mortgaged when a player runs short, and players go bankrupt. After every
 transaction it checks:
@@ -21,6 +22,8 @@ transaction it checks:
   of its appendix: what the rules forbid is refused (with one of the codes they allow), what
   they allow is accepted with the amounts and transfers they give, and a shortfall reports
   what the payer could still raise;
+- a dispute never moves money; a dispute voided reverses its transaction once (a second void
+  is ``already_voided``), and a player disputes only a transaction that moved his money;
 - a finished game refuses everything with ``game_finished`` (the machine then plays on at a
   new table, and the finished one never moves again);
 - the live state equals the game loaded from the run's store (``--store``; a SQLite file on
@@ -161,9 +164,12 @@ class Refuse(Exception):
 Model = dict[str, Any]
 
 
-def model_of(view: dict[str, Any], built: dict[str, int] | None = None) -> Model:
+def model_of(
+    view: dict[str, Any], built: dict[str, int] | None = None, lapped: set[str] | None = None
+) -> Model:
     """What the rules decide on, read off the state view (with what the view does not show:
-    the houses each player built since the last turn, for ``one_house_per_turn``)."""
+    the houses each player built since the last turn, for ``one_house_per_turn``, and who has
+    had his first salary, for ``buy_after_first_lap``)."""
     return {
         "status": view["status"],
         "bal": dict(view["balances"]),
@@ -183,6 +189,11 @@ def model_of(view: dict[str, Any], built: dict[str, int] | None = None) -> Model
             for iou in view["ious"]
         },
         "built": dict(built or {}),
+        "lapped": set(lapped or ()),
+        "disputes": {
+            d["seq"]: {"about": d["about"], "status": d["status"], "resolved_by": d["resolved_by"]}
+            for d in view.get("disputes", [])
+        },
     }
 
 
@@ -317,9 +328,16 @@ class Predictor:
         return self.m
 
     # one method per transaction type
+    def first_lap(self, player: str) -> None:
+        """House rule buy_after_first_lap: deeds only after one's first salary on GO."""
+        if self.options.get("buy_after_first_lap") and player not in self.m["lapped"]:
+            self.refuse("first_lap_not_done")
+
     def t_salary(self, b: dict[str, Any]) -> None:
         if self.player(b["player"]):
             self.pay("bank", b["player"], SALARY)
+            if self.options.get("buy_after_first_lap"):
+                self.m["lapped"].add(b["player"])
 
     def t_payment(self, b: dict[str, Any]) -> None:
         ok = self.account(b["from"]) & self.account(b["to"])
@@ -369,6 +387,7 @@ class Predictor:
         slug = b["property"]
         if self.m["props"][slug]["owner"] != "bank":
             self.refuse("already_owned")
+        self.first_lap(b["player"])
         if b.get("price") is not None and b["price"] != PRICE[slug]:
             self.refuse("validation_error")
         self.m["props"][slug]["owner"] = b["player"]
@@ -381,6 +400,8 @@ class Predictor:
         slug = b["property"]
         if ok and self.m["props"][slug]["owner"] != "bank":
             self.refuse("already_owned")
+        if ok:
+            self.first_lap(b["winner"])
         if self.codes:
             return
         self.m["props"][slug]["owner"] = b["winner"]
@@ -668,6 +689,9 @@ class Predictor:
                 cards.add(deck)
             if not ok:
                 return
+        for leg in legs:
+            if leg.get("properties"):
+                self.first_lap(leg["to"])
         lift = set(b.get("unmortgage", []))
         for slug in lift:
             if slug not in seen or not before["props"][slug]["mortgaged"]:
@@ -805,6 +829,12 @@ def predict(m: Model, options: dict[str, Any], body: dict[str, Any], seq: int) -
         return refusal
 
 
+# Not voidable (API.md): set-up aside, a void, the finish, a dispute and its resolution.
+UNVOIDABLE = frozenset({"void", "finish", "dispute", "dispute_resolve"})
+# What a void of an earlier transaction does not run again: it is about the log, not the table.
+ABOUT_THE_LOG = frozenset({"void", "dispute", "dispute_resolve"})
+
+
 # -- the invariants, on a state view ------------------------------------------------------
 
 
@@ -921,6 +951,7 @@ class LedgerMachine(RuleBasedStateMachine):
         self.finished: dict[str, dict[str, Any]] = {}  # game id: its final view
         self.current: dict[str, Any] = {}  # the state view after the last transaction
         self.built: dict[str, int] = {}  # houses built since the last turn, by player
+        self.lapped: set[str] = set()  # who had his first salary (buy_after_first_lap)
         self.steps = 0
         self.top_level = 0
 
@@ -939,10 +970,52 @@ class LedgerMachine(RuleBasedStateMachine):
 
     def predict(self, body: dict[str, Any]) -> Model | Refuse:
         """What the rules make of ``body`` at the table as it stands."""
-        m = model_of(self.current, self.built)
+        m = model_of(self.current, self.built, self.lapped)
         if body["type"] == "void":
             return self.predict_void(m, body)
+        if body["type"] in ("dispute", "dispute_resolve"):
+            return self.predict_dispute(m, body)
         return predict(m, self.options, body, self.current["last_seq"] + 1)
+
+    def predict_dispute(self, m: Model, body: dict[str, Any]) -> Model | Refuse:
+        """API.md "Disputes": a dispute of a recorded transaction that is no dispute, no
+        resolution, not voided and not disputed already; a resolution of an open dispute.
+        Neither moves money."""
+        if m["status"] == "finished":
+            return Refuse("game_finished")
+        m = copy.deepcopy(m)
+        new = self.current["last_seq"] + 1
+        disputes = m["disputes"]
+        if body["type"] == "dispute_resolve":
+            dispute, note_ = body.get("dispute"), body.get("note")
+            if not is_count(dispute) or not isinstance(note_, str) or not note_.strip():
+                return Refuse("validation_error")
+            if dispute not in disputes:
+                return Refuse("unknown_dispute")
+            if disputes[dispute]["status"] != "open":
+                return Refuse("dispute_closed")
+            disputes[dispute].update(status="upheld", resolved_by=new)
+            return m
+        seq, reason = body.get("seq"), body.get("reason")
+        if not is_count(seq) or not isinstance(reason, str) or not reason.strip():
+            return Refuse("validation_error")
+        upheld = {d["resolved_by"] for d in disputes.values() if d["status"] == "upheld"}
+        if seq > self.current["last_seq"] or seq in disputes or seq in upheld:
+            return Refuse("validation_error")
+        if seq in self.voided:
+            return Refuse("already_voided")
+        if any(d["about"] == seq and d["status"] == "open" for d in disputes.values()):
+            return Refuse("validation_error")
+        disputes[new] = {"about": seq, "status": "open", "resolved_by": None}
+        return m
+
+    def moved_money_of(self, body: dict[str, Any], player: str) -> bool:
+        """Whether the transaction a dispute names has a posting from or to ``player``."""
+        seq = body.get("seq")
+        if not is_count(seq) or seq > self.current["last_seq"]:
+            return False
+        postings = self.bank.transaction(self.gid, seq)["postings"]
+        return any(player in (p["from"], p["to"]) for p in postings)
 
     def predict_void(self, m: Model, body: dict[str, Any]) -> Model | Refuse:
         """A void stands only if every transaction after its target stands without it."""
@@ -956,11 +1029,27 @@ class LedgerMachine(RuleBasedStateMachine):
             return Refuse("validation_error")
         if seq in self.voided:
             return Refuse("already_voided")
-        if seq <= self.setup_seq or self.log[seq]["type"] in ("void", "finish"):
+        if seq <= self.setup_seq or self.log[seq]["type"] in UNVOIDABLE:
             return Refuse("void_conflict")
+        named = body.get("dispute")
+        open_about = [
+            d for d, v in m["disputes"].items() if v["about"] == seq and v["status"] == "open"
+        ]
+        if named is None and open_about:
+            return Refuse("validation_error")  # the void must name the dispute it resolves
+        if named is not None:
+            if not is_count(named):
+                return Refuse("validation_error")
+            if named not in m["disputes"]:
+                return Refuse("unknown_dispute")
+            if m["disputes"][named]["status"] != "open":
+                return Refuse("dispute_closed")
+            if m["disputes"][named]["about"] != seq:
+                return Refuse("validation_error")
         replay = copy.deepcopy(self.base)
         for s in range(self.setup_seq + 1, last + 1):
-            if s == seq or s in self.voided or self.log[s]["type"] == "void":
+            # Voids, disputes and resolutions are about the log: they move nothing again.
+            if s == seq or s in self.voided or self.log[s]["type"] in ABOUT_THE_LOG:
                 continue
             again = predict(replay, self.options, self.log[s], s)
             if isinstance(again, Refuse):
@@ -969,6 +1058,9 @@ class LedgerMachine(RuleBasedStateMachine):
             if moved != self.moved[s]:
                 return Refuse("void_conflict")
             replay = again
+        replay["disputes"] = copy.deepcopy(m["disputes"])
+        if named is not None:
+            replay["disputes"][named].update(status="voided", resolved_by=last + 1)
         return replay
 
     def submit(
@@ -980,8 +1072,15 @@ class LedgerMachine(RuleBasedStateMachine):
         assert before == self.current, "the table changed between transactions"
         expected = self.predict(body)
         payer_field = {"payment": "from", "rent": "payer"}.get(kind)
-        if by != "banker" and (payer_field is None or body.get(payer_field) != by):
-            expected = Refuse("forbidden")  # a player records only what he pays himself
+        if by != "banker":
+            # A player records only what he pays himself, and disputes only his own money.
+            allowed = (
+                self.moved_money_of(body, by)
+                if kind == "dispute"
+                else payer_field is not None and body.get(payer_field) == by
+            )
+            if not allowed:
+                expected = Refuse("forbidden")
         try:
             txn, replayed = self.bank.record_request(self.gid, copy.deepcopy(body), by=by, key=key)
             assert not replayed, "a fresh Idempotency-Key answered from an earlier request"
@@ -1035,13 +1134,16 @@ class LedgerMachine(RuleBasedStateMachine):
             balances[posting["from"]] -= amount
             balances[posting["to"]] += amount
         assert balances == after["balances"] == txn["balances"], "postings do not explain it"
-        actual = model_of(after, expected["built"])
+        actual = model_of(after, expected["built"], expected["lapped"])
+        if kind in ("dispute", "dispute_resolve"):
+            assert txn["postings"] == [], f"a {kind} moved money"
         if kind == "void":
             # Nothing but the log remembers the void; last_seq moves on.
             expected = {**expected, "built": actual["built"]}
         assert actual == expected, diff(expected, actual)
         self.current = after
         self.built = expected["built"]
+        self.lapped = expected["lapped"]
         seq = after["last_seq"]
         self.history[seq] = after
         self.log[seq] = copy.deepcopy(body)
@@ -1110,6 +1212,7 @@ class LedgerMachine(RuleBasedStateMachine):
         loans=st.booleans(),
         one_house=st.sampled_from([False, False, False, True]),
         keep=st.sampled_from([False, False, False, True]),
+        first_lap=st.sampled_from([False, False, True]),
         snapshots=st.booleans(),
         data=st.data(),
     )
@@ -1123,6 +1226,7 @@ class LedgerMachine(RuleBasedStateMachine):
         loans: bool,
         one_house: bool,
         keep: bool,
+        first_lap: bool,
         snapshots: bool,
         data: st.DataObject,
     ) -> None:
@@ -1133,6 +1237,7 @@ class LedgerMachine(RuleBasedStateMachine):
             "player_loans": loans,
             "one_house_per_turn": one_house,
             "keep_bankrupt_players": keep,
+            "buy_after_first_lap": first_lap,
         }
         if luxury is not None:
             options["luxury_tax"] = luxury
@@ -1153,6 +1258,7 @@ class LedgerMachine(RuleBasedStateMachine):
         self.moved: dict[int, dict[str, int]] = {}  # seq: how it moved each balance
         self.voided: dict[int, int] = {}  # seq voided: seq of its void
         self.built = {}
+        self.lapped = set()
         n = len(names)
         assert self.current["last_seq"] == n
         assert self.current["balances"] == {
@@ -1187,7 +1293,12 @@ class LedgerMachine(RuleBasedStateMachine):
         self.seat(names[-6:], options)
 
     def opening(self, data: st.DataObject) -> None:
-        """Most tables start with some colour groups bought whole, some already built on."""
+        """Most tables start with some colour groups bought whole, some already built on
+        (under ``buy_after_first_lap`` most players first pass GO)."""
+        if self.options.get("buy_after_first_lap"):
+            for player in self.in_game():
+                if bucket(data, 3, 1) == 0:
+                    self.submit({"type": "salary", "player": player})
         for player in self.in_game():
             for _ in range(bucket(data, 2, 3, 2, 1)):
                 self.buy_group(data, player)
@@ -1807,6 +1918,59 @@ class LedgerMachine(RuleBasedStateMachine):
             seq = last + data.draw(st.integers(1, 3))
         reason = "a mistake" if bucket(data, 9, 1) == 0 else " "
         self.submit({"type": "void", "seq": seq, "reason": reason})
+
+    @rule(data=st.data())
+    def dispute(self, data: st.DataObject) -> None:
+        """A transaction disputed by the banker, by a player whose money it moved, or (403) by
+        one whose money it did not; now and then a seq not recorded, a dispute or a resolution."""
+        last = self.current["last_seq"]
+        seq = [last, data.draw(st.integers(1, last)), last + 1][bucket(data, 3, 5, 1)]
+        players = list(self.model["players"])
+        by = "banker"
+        if bucket(data, 2, 3):
+            involved = []
+            if seq <= last:
+                postings = self.bank.transaction(self.gid, seq)["postings"]
+                involved = sorted(
+                    {a for p in postings for a in (p["from"], p["to"])} & set(players)
+                )
+            pool = involved if involved and bucket(data, 3, 1) == 0 else players
+            by = data.draw(st.sampled_from(pool))
+        reason = "that is not what happened" if bucket(data, 9, 1) == 0 else " "
+        txn = self.submit({"type": "dispute", "seq": seq, "reason": reason}, by=by)
+        if txn is not None and bucket(data, 1, 1) == 0:
+            self.settle_dispute(data)  # the banker settles it at once
+
+    @rule(data=st.data())
+    def settle_dispute(self, data: st.DataObject) -> None:
+        """An open dispute kept with a note, or voided: the void reverses the disputed
+        transaction once, and a second void of it is ``already_voided``; also a closed or
+        unknown dispute, and a void of a disputed transaction that does not name it."""
+        disputes = self.current.get("disputes", [])
+        open_ = [d for d in disputes if d["status"] == "open"]
+        if not open_ or bucket(data, 5, 1) == 1:
+            dispute = data.draw(st.sampled_from([d["seq"] for d in disputes] or [1]))
+            self.submit({"type": "dispute_resolve", "dispute": dispute, "note": "it stands"})
+            return
+        d = data.draw(st.sampled_from(open_))
+        how = bucket(data, 2, 3, 1)
+        if how == 0:
+            self.submit({"type": "dispute_resolve", "dispute": d["seq"], "note": "it stands"})
+            return
+        body = {"type": "void", "seq": d["about"], "reason": "the dispute is right"}
+        if how == 2:
+            self.submit(body)  # refused: the void must say which dispute it resolves
+            return
+        before = self.current["balances"]
+        txn = self.submit({**body, "dispute": d["seq"]})
+        if txn is None:
+            return
+        # The disputed transaction's money went back, once.
+        moved = self.moved[d["about"]]
+        after = self.current["balances"]
+        assert {a: after[a] - before[a] for a in after} == {a: -v for a, v in moved.items()}
+        assert self.submit({**body, "dispute": d["seq"]}) is None
+        event("a disputed transaction voided")
 
     @rule(data=st.data())
     def malformed(self, data: st.DataObject) -> None:

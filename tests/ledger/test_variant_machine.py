@@ -16,7 +16,9 @@ at random, the short game's end at its second bankruptcy; for Millionaire Elite 
 and round tax (with the exemption), shares bought and sold (from the Bank and brokered), the
 exchange moving the price, insurance policies (bought, used, returned, expired), jackpot
 stakes, plots whose prices the banker enters, central plots, branches and enterprises,
-mortgages, auctions of owned plots, and bankruptcies the Bank covers. After every step:
+mortgages, auctions of owned plots, and bankruptcies the Bank covers; at every table disputes
+raised and settled, and under ``buy_after_first_lap`` deeds only after a first salary. After
+every step:
 
 - balances (Bank, pot, players) sum to zero; no player and not the pot below zero;
 - every deed has one owner, the Bank or a player at the table; what the Bank holds is bare
@@ -27,6 +29,7 @@ mortgages, auctions of owned plots, and bankruptcies the Bank covers. After ever
 - shares: the price is never below 0, no holding is negative, shares x price >= 0;
 - every IOU's outstanding is between 0 and its amount;
 - net worths are API.md's sum, and a finished game's standings are RULES.md 2's scores;
+- a dispute moves no money; a void that resolves one reverses the disputed transaction once;
 - a refused command changed nothing; an accepted one moved ``last_seq`` by one and its
   postings explain every balance change, with the amounts RULES.md gives where the figure
   is cheap to predict (written out below);
@@ -543,7 +546,11 @@ class VariantMachine(RuleBasedStateMachine):
         return self.bank.game(self.gid)
 
     def submit(
-        self, body: dict[str, Any], expect: Refusal | None = None, must: bool = False
+        self,
+        body: dict[str, Any],
+        expect: Refusal | None = None,
+        must: bool = False,
+        by: str = "banker",
     ) -> dict[str, Any] | None:
         """Record one request. A refusal changes nothing (and, with ``expect``, gives one of
         its codes); an acceptance moves ``last_seq`` by one and its postings explain every
@@ -553,9 +560,9 @@ class VariantMachine(RuleBasedStateMachine):
         if before["status"] == "finished":
             expect, must = Refusal("game_finished"), False
         try:
-            txn = self.bank.record(self.gid, copy.deepcopy(body))
+            txn = self.bank.record(self.gid, copy.deepcopy(body), by=by)
         except LedgerError as exc:
-            note(f"bank.record(gid, {body!r})  # refused {exc.code}: {exc.detail}")
+            note(f"bank.record(gid, {body!r}, by={by!r})  # refused {exc.code}: {exc.detail}")
             assert self.view() == before, f"refused ({exc.code}) but the table changed"
             if before["status"] == "finished":
                 assert exc.code == "game_finished", exc.code
@@ -569,7 +576,7 @@ class VariantMachine(RuleBasedStateMachine):
                 ), exc.extra
             event(f"{self.board.name}: refused {kind}: {exc.code}")
             return None
-        note(f"bank.record(gid, {body!r})  # accepted, seq {txn['seq']}")
+        note(f"bank.record(gid, {body!r}, by={by!r})  # accepted, seq {txn['seq']}")
         assert before["status"] != "finished", f"a finished game accepted {body}"
         assert expect is None, f"accepted {body}; the rules refuse it ({sorted(expect.codes)})"
         after = self.view()
@@ -649,6 +656,16 @@ class VariantMachine(RuleBasedStateMachine):
     def cash(self, pid: str) -> int:
         return int(self.current["balances"].get(pid, 0))
 
+    def may_buy(self, pid: str) -> bool:
+        """House rule buy_after_first_lap: whether the player had a salary (not voided). A
+        first salary cannot be voided while a later one of his stands, so that is the rule."""
+        if not self.options.get("buy_after_first_lap"):
+            return True
+        return any(
+            t["type"] == "salary" and t["request"]["player"] == pid and t["voided_by"] is None
+            for t in self.bank.transactions(self.gid)
+        )
+
     def active(self, pid: str) -> bool:
         return pid in self.seated()
 
@@ -689,6 +706,7 @@ class VariantMachine(RuleBasedStateMachine):
                 "no_rent_in_jail": data.draw(st.booleans()),
                 "keep_bankrupt_players": data.draw(st.sampled_from([False, False, False, True])),
                 "one_house_per_turn": data.draw(st.sampled_from([False, False, False, True])),
+                "buy_after_first_lap": data.draw(st.sampled_from([False, False, True])),
                 "income_tax": data.draw(st.sampled_from(["choice", "flat", "percent"])),
             }
             luxury = data.draw(st.sampled_from([None, 0, 100, 2 * board.luxury_tax]))
@@ -729,7 +747,12 @@ class VariantMachine(RuleBasedStateMachine):
         self.opening(data)
 
     def opening(self, data: st.DataObject) -> None:
-        """Most tables start with groups bought whole, some built on, and (Elite) shares."""
+        """Most tables start with groups bought whole, some built on, and (Elite) shares; under
+        ``buy_after_first_lap`` most players first pass GO."""
+        if self.options.get("buy_after_first_lap"):
+            for pid in self.in_game():
+                if bucket(data, 3, 1) == 0:
+                    self.submit({"type": "salary", "player": pid}, must=True)
         for pid in self.in_game():
             for _ in range(bucket(data, 2, 3, 2)):
                 self.buy_whole_group(data, pid)
@@ -925,6 +948,7 @@ class VariantMachine(RuleBasedStateMachine):
             assert self.known_price(slug) == price
             assert self.moved() == {pid: -price, "bank": price}
             assert self.props[slug]["owner"] == pid
+            assert self.may_buy(pid), "a deed bought before the first lap"
 
     @rule(data=st.data())
     @playing
@@ -983,6 +1007,9 @@ class VariantMachine(RuleBasedStateMachine):
                 self.submit(body, expect=Refusal("mortgaged", "group_has_buildings", "insured"))
                 return
         paid = 0 if owner == winner else bid
+        if owner != winner and not self.may_buy(winner):
+            self.submit(body, expect=Refusal("first_lap_not_done"))
+            return
         if self.cash(winner) < paid:
             self.submit(body, expect=Refusal("insufficient_funds"))
             return
@@ -1189,9 +1216,17 @@ class VariantMachine(RuleBasedStateMachine):
             legs.append({"from": b, "to": a, "cash": cash})
         given = 0 if legs else 1
         legs = legs or [{"from": a, "to": b, "cash": 1}]
+        lapped = self.may_buy(b)
         txn = self.submit({"type": "trade", "legs": legs})
         if txn is not None:
+            assert lapped or not deeds, "deeds went to a player before his first lap"
             for slug in deeds:
+                # Classic: no deed of a group with a building; Elite: no plot with one (seed 004).
+                was = self.prev["properties"]
+                built = (
+                    self.board.groups[self.board.deeds[slug].group] if not self.elite else [slug]
+                )
+                assert not any(level(self.board, was[s]) for s in built), (slug, "built")
                 assert self.props[slug]["owner"] == b
                 assert not (self.elite and self.prev["properties"][slug]["mortgaged"]), (
                     "an Elite plot changed hands mortgaged"
@@ -1399,7 +1434,9 @@ class VariantMachine(RuleBasedStateMachine):
     @rule(data=st.data())
     @playing
     def jackpot(self, data: st.DataObject) -> None:
-        """A stake goes into the kitty; a win is paid by the Bank, the stake stays."""
+        """A lost stake stays in the kitty; a win is paid by the Bank and the stake comes back
+        (seed 004): a kitty of 250 stays 250 on a win of 300 (the player +300), and is 300
+        after a lost stake of 50. The stake must be in hand either way."""
         pid = self.pick_player(data)
         stake = data.draw(st.sampled_from([10, 50, 100]))
         payout = data.draw(st.sampled_from([0, 0, 300]))
@@ -1410,12 +1447,17 @@ class VariantMachine(RuleBasedStateMachine):
         if not self.active(pid):
             self.submit(body, expect=Refusal("unknown_player", "player_bankrupt"))
             return
-        if self.cash(pid) + payout < stake:
+        if self.cash(pid) < stake:
             self.submit(body, expect=Refusal("insufficient_funds"))
             return
-        self.submit(body, must=True)
-        net = {pid: payout - stake, "pot": stake, "bank": -payout}
-        assert self.moved() == {k: v for k, v in net.items() if v}
+        kitty = self.cash("pot")
+        txn = self.accepted(self.submit(body, must=True))
+        if payout:
+            assert self.moved() == {pid: payout, "bank": -payout}
+            assert self.cash("pot") == kitty and txn["basis"]["stake_returned"] is True
+        else:
+            assert self.moved() == {pid: -stake, "pot": stake}
+            assert self.cash("pot") == kitty + stake
 
     # -- the end of a player and of the game ------------------------------------------------
     @rule(data=st.data())
@@ -1497,6 +1539,90 @@ class VariantMachine(RuleBasedStateMachine):
     @playing
     def turn(self, data: st.DataObject) -> None:
         self.submit({"type": "turn", "player": self.pick_player(data)})
+
+    @rule(data=st.data())
+    @playing
+    def dispute(self, data: st.DataObject) -> None:
+        """A transaction disputed by the banker or by a player whose money it moved (403 for
+        one whose money it did not); no money moves, and the dispute stands open."""
+        last = self.current["last_seq"]
+        seq = last if bucket(data, 1, 2) == 0 else data.draw(st.integers(1, last))
+        record = self.bank.transaction(self.gid, seq)
+        involved = sorted(
+            {a for p in record["postings"] for a in (p["from"], p["to"])}
+            & {p["id"] for p in self.current["players"]}
+        )
+        players = [p["id"] for p in self.current["players"]]
+        by = "banker"
+        if bucket(data, 1, 2):
+            by = data.draw(
+                st.sampled_from(involved if involved and bucket(data, 3, 1) == 0 else players)
+            )
+        body = {"type": "dispute", "seq": seq, "reason": "not what happened"}
+        disputes = self.current.get("disputes", [])
+        if by != "banker" and by not in involved:
+            self.submit(body, expect=Refusal("forbidden"), by=by)
+            return
+        closed = {d["resolved_by"] for d in disputes if d["status"] == "upheld"}
+        if (
+            record["voided_by"] is not None
+            or any(
+                d["seq"] == seq or (d["about"] == seq and d["status"] == "open") for d in disputes
+            )
+            or seq in closed
+        ):
+            self.submit(body, expect=Refusal("already_voided", "validation_error"), by=by)
+            return
+        txn = self.accepted(self.submit(body, must=True, by=by))
+        assert self.moved() == {} and txn["postings"] == []
+        mine = self.current["disputes"][-1]
+        assert (mine["seq"], mine["about"], mine["by"], mine["status"]) == (
+            txn["seq"],
+            seq,
+            by,
+            "open",
+        )
+        if bucket(data, 1, 1) == 0:
+            self.settle_dispute(data)
+
+    @rule(data=st.data())
+    @playing
+    def settle_dispute(self, data: st.DataObject) -> None:
+        """An open dispute kept (no money moves) or voided: the void reverses the disputed
+        transaction once, and voiding it again is ``already_voided``."""
+        open_ = [d for d in self.current.get("disputes", []) if d["status"] == "open"]
+        if not open_:
+            return
+        d = data.draw(st.sampled_from(open_))
+        if bucket(data, 1, 1) == 0:
+            body = {"type": "dispute_resolve", "dispute": d["seq"], "note": "kept"}
+            txn = self.accepted(self.submit(body, must=True))
+            assert self.moved() == {}
+            assert self.dispute_of(d["seq"])["resolved_by"] == txn["seq"]
+            self.submit({**body, "note": "again"}, expect=Refusal("dispute_closed"))
+            return
+        body = {
+            "type": "void",
+            "seq": d["about"],
+            "reason": "the dispute is right",
+            "dispute": d["seq"],
+        }
+        setup = Refusal("void_conflict") if d["about"] <= self.setup_seq else None
+        target = self.bank.transaction(self.gid, d["about"])
+        if self.submit(body, expect=setup) is None:
+            return
+        back: dict[str, int] = {}
+        for p in target["postings"]:
+            back[p["from"]] = back.get(p["from"], 0) + p["amount"]
+            back[p["to"]] = back.get(p["to"], 0) - p["amount"]
+        assert self.moved() == {a: v for a, v in back.items() if v}, "not reversed once"
+        assert self.dispute_of(d["seq"])["status"] == "voided"
+        self.submit(body, expect=Refusal("already_voided"))
+        event(f"{self.board.name}: a disputed {target['type']} voided")
+
+    def dispute_of(self, seq: int) -> dict[str, Any]:
+        """The game's dispute recorded at ``seq``."""
+        return next(d for d in self.current["disputes"] if d["seq"] == seq)
 
     @rule(data=st.data())
     @playing

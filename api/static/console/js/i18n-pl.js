@@ -11,6 +11,16 @@ export const pl = {
   no_token_here: 'To urządzenie nie ma tokenu bankiera tej gry',
   no_token_hint: 'Otwórz link bankiera z urządzenia, na którym ją utworzono.',
   close: 'Zamknij', skip_to_content: 'Przejdź do treści',
+  // live updates, the offline banner and the outbox (live.js, offline.js, outbox.js)
+  net_offline: 'Brak połączenia z serwerem. Strona sama próbuje ponownie.',
+  net_reconnecting: 'Ponowne łączenie z serwerem…',
+  net_sending: 'Wysyłanie ruchów, które czekały: zostało {n}.', net_waiting: 'Czeka na wysłanie: {n}.',
+  net_last_seen: 'Stół taki, jaki był ostatnio widziany, po nr {seq}.', waiting_for_server: 'Czekamy na serwer…',
+  lv_paid: 'Płatność: {from} → {to}, {amount}',
+  ob_title: 'Czeka na wysłanie', ob_intro: 'Ruchy zrobione bez połączenia z serwerem. Gdy wróci, pójdą w tej kolejności, każdy zapisany raz.',
+  ob_kept_title: 'Ruch czeka w kolejce', ob_kept: 'Jeszcze nie wysłano: ruch czeka w kolejce i pójdzie sam, gdy serwer wróci. Zostanie zapisany raz.',
+  ob_already_waiting: 'Ten ruch już czeka na wysłanie.', ob_waiting: 'czeka', ob_sending: 'wysyłanie…',
+  ob_refused: 'Odmowa przy wysyłaniu:', ob_dismiss: 'Usuń',
   c_iou_outstanding: 'pozostało do spłaty', c_iou_holder: 'posiadacz weksla', c_built_this_turn: 'zbudowane w tej turze',
   loading: 'Wczytywanie…', ok: 'OK', yes: 'tak', no: 'nie', all: 'Wszystkie', more: 'Więcej…',
   game: 'Gra', game_name: 'Nazwa gry', ruleset: 'Zasady', currency: 'waluta',
@@ -216,4 +226,10 @@ export const pl = {
   r_void_conflict_table_changed: 'Nr {seq} zależy od nr {depends_on}: od tego czasu stół się zmienił.',
   r_unknown_dispute: 'W tej grze nie ma sporu nr {dispute}.',
   r_dispute_closed: 'Spór nr {dispute} jest już zamknięty.',
+  // issue 14 (server side): disputes, the first-lap house rule, Millionaire Elite trades per plot
+  ty_dispute: 'Spór', ty_dispute_resolve: 'Spór rozstrzygnięty',
+  opt_buy_after_first_lap: 'Nieruchomości dopiero po pierwszym okrążeniu',
+  opt_minutes: 'Czas gry w minutach (puste: bez zegara)',
+  r_first_lap_not_done: '{player} nie okrążył jeszcze planszy: nieruchomości dopiero po pierwszej pensji.',
+  r_group_has_buildings_plot_trade: 'Na „{property}” stoją budynki: sprzedaj je przed wymianą.',
 };

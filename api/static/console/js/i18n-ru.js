@@ -11,6 +11,16 @@ export const ru = {
   no_token_here: 'На этом устройстве нет токена банкира для этой игры',
   no_token_hint: 'Откройте ссылку банкира с устройства, на котором создана игра.',
   close: 'Закрыть', skip_to_content: 'Перейти к содержимому',
+  // live updates, the offline banner and the outbox (live.js, offline.js, outbox.js)
+  net_offline: 'Нет связи с сервером. Страница сама пробует снова.',
+  net_reconnecting: 'Восстанавливаем связь с сервером…',
+  net_sending: 'Отправляем ходы, которые ждали: осталось {n}.', net_waiting: 'Ждут отправки: {n}.',
+  net_last_seen: 'Стол таким, каким он был в последний раз, на №{seq}.', waiting_for_server: 'Ждём сервер…',
+  lv_paid: 'Перевод: {from} → {to}, {amount}',
+  ob_title: 'Ждут отправки', ob_intro: 'Ходы, сделанные без связи с сервером. Когда связь вернётся, они уйдут в этом порядке, и каждый запишется один раз.',
+  ob_kept_title: 'Ход ждёт отправки', ob_kept: 'Пока не отправлено: ход ждёт в очереди и уйдёт сам, когда сервер вернётся. Он запишется один раз.',
+  ob_already_waiting: 'Этот ход уже ждёт отправки.', ob_waiting: 'ждёт', ob_sending: 'отправляется…',
+  ob_refused: 'Отказано при отправке:', ob_dismiss: 'Убрать',
   c_iou_outstanding: 'остаток по расписке', c_iou_holder: 'держатель расписки', c_built_this_turn: 'построено за ход',
   loading: 'Загрузка…', ok: 'OK', yes: 'да', no: 'нет', all: 'Все', more: 'Ещё…',
   game: 'Игра', game_name: 'Название игры', ruleset: 'Правила', currency: 'валюта',
@@ -216,4 +226,10 @@ export const ru = {
   r_void_conflict_table_changed: '№{seq} зависит от №{depends_on}: с тех пор на столе всё изменилось.',
   r_unknown_dispute: 'В этой игре нет спора №{dispute}.',
   r_dispute_closed: 'Спор №{dispute} уже закрыт.',
+  // issue 14 (server side): disputes, the first-lap house rule, Millionaire Elite trades per plot
+  ty_dispute: 'Спор', ty_dispute_resolve: 'Спор решён',
+  opt_buy_after_first_lap: 'Покупки только после первого круга',
+  opt_minutes: 'Длительность игры, минут (пусто: без часов)',
+  r_first_lap_not_done: '{player} ещё не прошёл первый круг: покупать участки можно после первой зарплаты.',
+  r_group_has_buildings_plot_trade: 'На участке «{property}» есть постройки: продайте их до обмена.',
 };

@@ -19,6 +19,16 @@ export const en = {
   no_token_here: 'This device has no banker token for this game',
   no_token_hint: 'Open the banker link from the device that created it.',
   close: 'Close', skip_to_content: 'Skip to content',
+  // live updates, the offline banner and the outbox (live.js, offline.js, outbox.js)
+  net_offline: 'Offline: the server cannot be reached. This page keeps trying by itself.',
+  net_reconnecting: 'Reconnecting to the server…',
+  net_sending: 'Sending the moves that waited: {n} left.', net_waiting: 'Waiting to be sent: {n}.',
+  net_last_seen: 'The table as last seen, at #{seq}.', waiting_for_server: 'Waiting for the server…',
+  lv_paid: '{from} paid {to} {amount}',
+  ob_title: 'Waiting to be sent', ob_intro: 'Moves made while the server could not be reached. They go in this order when it is back, each recorded once.',
+  ob_kept_title: 'Kept in the outbox', ob_kept: 'Not sent yet: the move waits in the outbox and goes by itself when the server is back. It will be recorded once.',
+  ob_already_waiting: 'This move is already waiting to be sent.', ob_waiting: 'waiting', ob_sending: 'sending…',
+  ob_refused: 'Refused when it was sent:', ob_dismiss: 'Dismiss',
   c_iou_outstanding: 'IOU outstanding', c_iou_holder: 'IOU holder', c_built_this_turn: 'built this turn',
   loading: 'Loading…', ok: 'OK', yes: 'yes', no: 'no', all: 'All', more: 'More…',
   // new game
@@ -232,6 +242,12 @@ export const en = {
   r_void_conflict_table_changed: '#{seq} depends on #{depends_on}: the table has changed since.',
   r_unknown_dispute: 'There is no dispute #{dispute} in this game.',
   r_dispute_closed: 'Dispute #{dispute} is closed already.',
+  // issue 14 (server side): disputes, the first-lap house rule, Millionaire Elite trades per plot
+  ty_dispute: 'Dispute', ty_dispute_resolve: 'Dispute resolved',
+  opt_buy_after_first_lap: 'Deeds only after the first lap',
+  opt_minutes: 'Length of the game, minutes (empty: no clock)',
+  r_first_lap_not_done: '{player} has not been round the board yet: no deeds before the first salary.',
+  r_group_has_buildings_plot_trade: '{property} has buildings: sell them before trading it.',
 };
 
 const DICTS = {en, ru, pl};
@@ -296,10 +312,18 @@ function symbolFirst() {
   return positions[current];
 }
 
+/** A rule set's currency as a label: one for every language, or {en, ru, …} by language
+ * (the current one's, else the English one, else the first). */
+export function currencyLabel(currency) {
+  if (!currency || typeof currency !== 'object') return currency || '';
+  return currency[current] ?? currency.en ?? Object.values(currency)[0] ?? '';
+}
+
 /** An amount in the current locale with the rule set's currency label. */
 export function money(amount, currency = '') {
   const n = new Intl.NumberFormat(locale(), {maximumFractionDigits: 0}).format(Math.abs(amount));
   const sign = amount < 0 ? '−' : '';
+  currency = currencyLabel(currency);
   if (!currency) return sign + n;
   // A one-character symbol goes where the locale puts symbols; a word always after.
   if ([...currency].length === 1 && symbolFirst()) return `${sign}${currency}${n}`;

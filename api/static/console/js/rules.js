@@ -3,6 +3,8 @@
 // the rule set and the game state the server sent, with the ledger's own rounding (half up);
 // the server computes again when it records, and its `basis` is what the log keeps.
 
+import {lang, currencyLabel} from './i18n.js';
+
 export function roundHalfUp(numerator, denominator) {
   return Math.floor((2 * numerator + denominator) / (2 * denominator));
 }
@@ -16,7 +18,14 @@ export class Board {
   constructor(ruleset) {
     this.rs = ruleset;
     this.params = ruleset.parameters || {};
-    this.deeds = [...ruleset.deeds].sort((a, b) => a.position - b.position);
+    // Each deed's `name` is read in the language of the page when it is shown, so that every
+    // screen drawn again after a change of language shows the new names; `printed` keeps the
+    // rule set's own.
+    this.deeds = [...ruleset.deeds].sort((a, b) => a.position - b.position).map((raw) => {
+      const deed = {...raw, printed: raw.name};
+      Object.defineProperty(deed, 'name', {enumerable: true, get: () => this.localName(deed)});
+      return deed;
+    });
     this.byId = new Map(this.deeds.map((d) => [d.id, d]));
     // Colour groups in board order, then railroads, utilities and other non-street groups.
     const streetsFirst = [...this.deeds].sort((a, b) => (this.buildable(a) ? 0 : 1) - (this.buildable(b) ? 0 : 1) || a.position - b.position);
@@ -31,6 +40,16 @@ export class Board {
 
   deed(id) { return this.byId.get(id); }
   name(id) { const d = this.byId.get(id); return d ? d.name : id; }
+
+  /** A deed's name in the page's language (the rule set's `names`), else its printed name. */
+  localName(deed) {
+    const names = (this.rs.names || {})[lang()];
+    return (names && Object.hasOwn(names, deed.id) && names[deed.id]) || deed.printed;
+  }
+
+  /** What the figures count, in the page's language: a currency by language gives its entry
+   * for the language, else the English one, else the first. */
+  currency() { return currencyLabel(this.rs.currency); }
   group(id) { return this.groups.get(this.byId.get(id).group); }
   buildable(deed) { return deed.house_price !== undefined && deed.kind !== 'railroad' && deed.kind !== 'utility' && deed.kind !== 'central'; }
   hbh() { return Number(this.params.houses_before_hotel || 4); }

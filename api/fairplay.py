@@ -1,0 +1,21 @@
+"""The fair-play audit: ``GET /api/v1/games/{game}/fairplay`` (any token of the game), the
+transactions that look like asset dumping or propping up (seed 002), for the table to judge."""
+
+from __future__ import annotations
+
+from typing import Any
+from uuid import UUID
+
+from flask.views import MethodView
+
+from api.audit import audit_blp
+from api.bank import tablebank
+from schemas.fairplay import FairPlaySchema
+
+
+@audit_blp.route("/fairplay")
+class FairPlay(MethodView):
+    @audit_blp.response(200, FairPlaySchema)
+    def get(self, game: UUID) -> Any:
+        """The transactions that look like asset dumping or propping up; they change nothing."""
+        return tablebank().fairplay(game)

@@ -1,0 +1,24 @@
+"""The fair-play audit's answer (API.md v1.1, "Fair play")."""
+
+from __future__ import annotations
+
+from marshmallow import Schema, fields
+
+
+class FairPlayFlagSchema(Schema):
+    seq = fields.Integer(metadata={"description": "the transaction flagged"})
+    rule = fields.String(
+        metadata={"description": "asset_dumping (seed 002, 1.1) or propping_up (1.3)"}
+    )
+    players = fields.List(fields.String(), metadata={"description": "[giver, receiver]"})
+    given = fields.Integer(metadata={"description": "the value the giver handed over"})
+    received = fields.Integer(metadata={"description": "the value that came back to the giver"})
+    basis = fields.Dict(metadata={"description": "every figure the flag was raised on"})
+    exempt = fields.String(
+        allow_none=True,
+        metadata={"description": "debt_payment where the seed's exception holds, else null"},
+    )
+
+
+class FairPlaySchema(Schema):
+    flags = fields.List(fields.Nested(FairPlayFlagSchema))
