@@ -15,7 +15,13 @@ STATIC = Path(__file__).resolve().parents[2] / "api" / "static" / "console"
 GAME = "/play/6f3248a1-c3bf-4ffa-adf9-bcf865d43b24"
 LINK = "http://192.168.1.20:8000/play/6f3248a1-c3bf-4ffa-adf9-bcf865d43b24#p=p1&token=qnWDMIVyr1l"
 
-CONSOLE_URLS = ["/", GAME, "/console/static/js/banker.js", "/console/static/css/console.css"]
+CONSOLE_URLS = [
+    "/",
+    GAME,
+    "/console/static/js/banker.js",
+    "/console/static/css/console.css",
+    "/sw.js",
+]
 
 
 def get(client: FlaskClient, url: str, **kwargs: object) -> TestResponse:
@@ -83,6 +89,30 @@ def test_static_files_have_their_types_under_nosniff(
     assert response.mimetype == mimetype or (
         mimetype == "text/javascript" and response.mimetype == "application/javascript"
     )
+
+
+def test_service_worker_is_served_from_the_root_so_its_scope_covers_both_pages(
+    client: FlaskClient,
+) -> None:
+    # A worker's scope is at most the folder of its script: /sw.js covers / and /play/<game>.
+    response = get(client, "/sw.js")
+    assert response.status_code == 200
+    assert response.mimetype in ("text/javascript", "application/javascript")
+    assert response.headers["Cache-Control"] == "no-cache"
+    assert "self.addEventListener('fetch'" in response.get_data(as_text=True)
+
+
+def test_service_worker_keeps_every_file_of_the_console() -> None:
+    script = (STATIC / "sw.js").read_text("utf-8")
+    listed = re.search(r"const FILES = \[(.*?)\]", script, re.S)
+    assert listed is not None
+    kept = set(re.findall(r"'([^']+)'", listed.group(1)))
+    on_disk = {
+        str(path.relative_to(STATIC))
+        for path in STATIC.rglob("*")
+        if path.is_file() and path.suffix in {".html", ".js", ".css", ".svg"}
+    } - {"sw.js"}
+    assert kept == on_disk
 
 
 def test_the_api_is_not_under_the_console_policy(client: FlaskClient) -> None:

@@ -7,6 +7,7 @@ Imported as ``from console_steps import ...`` (pytest puts ``tests/e2e`` on the 
 from __future__ import annotations
 
 import contextlib
+import time
 from typing import Any
 
 import pytest
@@ -17,6 +18,11 @@ with contextlib.suppress(ImportError):
     from playwright.sync_api import Browser, Locator, Page, expect
 
 PHONE = {"width": 360, "height": 740}
+SETTLE_TIMEOUT = 30.0  # seconds, as Playwright's own wait for networkidle
+
+# Each page's requests in flight but its game's event stream, which stays open as long as the
+# page follows the game (so Playwright's "networkidle" never comes): for settled().
+_IN_FLIGHT: dict[Any, set[Any]] = {}
 
 
 def new_page(browser: Browser, request: pytest.FixtureRequest, locale: str = "en-US") -> Page:
@@ -36,6 +42,14 @@ def new_page(browser: Browser, request: pytest.FixtureRequest, locale: str = "en
             else None
         ),
     )
+    in_flight: set[Any] = set()
+    _IN_FLIGHT[page] = in_flight
+    page.on(
+        "request",
+        lambda req: None if req.url.split("?")[0].endswith("/events") else in_flight.add(req),
+    )
+    page.on("requestfinished", lambda req: in_flight.discard(req))
+    page.on("requestfailed", lambda req: in_flight.discard(req))
     page.on("pageerror", lambda err: problems.append(f"page error: {err}"))
     page.on(
         "console",
@@ -47,11 +61,30 @@ def new_page(browser: Browser, request: pytest.FixtureRequest, locale: str = "en
     )
 
     def finish() -> None:
+        _IN_FLIGHT.pop(page, None)
         context.close()
         assert problems == []
 
     request.addfinalizer(finish)
     return page
+
+
+def settled(page: Page, quiet_ms: int = 500) -> None:
+    """What "networkidle" waits for, the page's event stream left out: no request of a page
+    from ``new_page`` in flight for ``quiet_ms``."""
+    in_flight = _IN_FLIGHT[page]
+    deadline = time.monotonic() + SETTLE_TIMEOUT
+    quiet_since: float | None = None
+    while True:
+        now = time.monotonic()
+        if in_flight:
+            quiet_since = None
+        elif quiet_since is None:
+            quiet_since = now
+        elif now - quiet_since >= quiet_ms / 1000:
+            return
+        assert now < deadline, f"still in flight: {sorted(r.url for r in in_flight)}"
+        page.wait_for_timeout(20)  # lets Playwright deliver the request events meanwhile
 
 
 def new_game(server: Server, ruleset: str, players: list[str], **extra: Any) -> dict:

@@ -68,7 +68,7 @@ class EventStream:
         self.sock.settimeout(left)
         try:
             data = self.sock.recv(65536)
-        except (TimeoutError, socket.timeout):
+        except TimeoutError:
             return False
         if not data:
             raise ConnectionError("the server closed the stream")

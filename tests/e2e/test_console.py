@@ -170,6 +170,8 @@ def test_one_tap_salary_lost_on_the_network_is_recorded_once(
     page.route("**/api/v1/games/*/transactions", lose_the_first_answer)
     page.get_by_test_id("salary-p1").click()
     expect(page.get_by_test_id("cash-p1")).to_have_text("$1,700")
+    # The live table shows the salary before the retry's answer: that answer replays the first.
+    expect(page.locator(".toast", has_text="already recorded")).to_be_visible()
     page.unroute("**/api/v1/games/*/transactions")
 
     assert len(seen) == 2 and seen[0] == seen[1] and seen[0]

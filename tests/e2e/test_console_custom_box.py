@@ -28,10 +28,22 @@ BOX = {
     "currency": "beans",
     "parameters": {"starting_cash": 900, "salary": 100},
     "deeds": [
-        {"name": "Pantry Lane", "kind": "street", "group": "brown", "price": 60,
-         "rents": [2, 10, 30, 90, 160, 250], "house_price": 50},
-        {"name": "Cellar Row", "kind": "street", "group": "brown", "price": 60,
-         "rents": [4, 20, 60, 180, 320, 450], "house_price": 50},
+        {
+            "name": "Pantry Lane",
+            "kind": "street",
+            "group": "brown",
+            "price": 60,
+            "rents": [2, 10, 30, 90, 160, 250],
+            "house_price": 50,
+        },
+        {
+            "name": "Cellar Row",
+            "kind": "street",
+            "group": "brown",
+            "price": 60,
+            "rents": [4, 20, 60, 180, 320, 450],
+            "house_price": 50,
+        },
     ],
 }
 

@@ -24,7 +24,7 @@ from pathlib import Path
 
 import pytest
 from browser import chromium
-from console_steps import card, more, new_game, new_page, open_table, record
+from console_steps import card, more, new_game, new_page, open_table, record, settled
 from server import Server, serving
 from stores import Store
 
@@ -442,7 +442,7 @@ def test_every_move_of_the_table_is_translated_in_russian_and_polish(
         card(page, "p1").locator(".quick.more").click()
         page.locator("dialog .sheet-btn").nth(index).click()
         expect(page.locator("dialog[open] h2").first).to_have_text(re.compile(r"\S"))
-        page.wait_for_load_state("networkidle")  # the bankruptcy's breakdown is fetched
+        settled(page)  # the bankruptcy's breakdown is fetched
         screens[move] = page.evaluate(SHOWN)
         page.keyboard.press("Escape")
     table_moves = page.locator(".table-actions .moves button")
@@ -545,7 +545,7 @@ def test_every_text_meets_wcag_aa_contrast_on_the_main_screens(
     for index, move in enumerate(moves):
         card(page, "p1").locator(".quick.more").click()
         page.locator("dialog .sheet-btn").nth(index).click()
-        page.wait_for_load_state("networkidle")
+        settled(page)
         low[move] = page.evaluate(LOW_CONTRAST)
         page.keyboard.press("Escape")
     for view in ("players", "history", "replay"):

@@ -95,7 +95,9 @@ def test_each_write_reaches_streams_on_both_worker_processes(server: Server) -> 
         for stream in streams:
             stream.close()
     cuts = statistics.quantiles(latencies, n=20)
-    print(f"stream delivery over 2 workers: p50 {cuts[9] * 1000:.0f} ms, p95 {cuts[18] * 1000:.0f} ms")
+    print(
+        f"stream delivery over 2 workers: p50 {cuts[9] * 1000:.0f} ms, p95 {cuts[18] * 1000:.0f} ms"
+    )
 
 
 def test_resuming_with_last_event_id_loses_and_repeats_nothing(server: Server) -> None:

@@ -73,7 +73,7 @@ export function txnDialog(ctx, title, render, {wide = false} = {}) {
  * Records a move once per intent (intents.js): a tap while it is on its way is ignored; the
  * same move again moments after it was recorded is a double tap, shown as done (a quick
  * button) or asked about (`ask`: a dialog the banker filled in). Resolves to the transaction,
- * or null when nothing was sent.
+ * to {queued: true} when it waits in the outbox, or to null when nothing was sent.
  */
 export async function recordOnce(ctx, payload, {ask = false} = {}) {
   const now = ctx.intents.state(payload);
@@ -84,7 +84,7 @@ export async function recordOnce(ctx, payload, {ask = false} = {}) {
         ctx.intents.again(payload);
         try {
           const txn = await recordOnce(ctx, payload);
-          if (txn) ctx.after(txn);
+          if (txn) ctx.after(txn); // recorded, or kept in the outbox ({queued: true})
         } catch (err) {
           toast(t(`e_${err.code}`, {}, '') || t('refused'), {kind: 'error'});
         }
@@ -94,6 +94,9 @@ export async function recordOnce(ctx, payload, {ask = false} = {}) {
     if (!(await askAgain(now.seq))) return null;
     ctx.intents.again(payload);
   }
+  // The banker's page keeps what cannot reach the server in its outbox (outbox.js): then
+  // this resolves to {queued: true}, which ctx.after shows as kept.
+  if (ctx.outbox) return ctx.outbox.record(payload);
   return ctx.intents.send(ctx.api, ctx.id, payload);
 }
 

@@ -29,6 +29,21 @@ export function newKey() {
 
 const wait = (ms) => new Promise((resolve) => { setTimeout(resolve, ms); });
 
+/** Statuses of a proxy or a store that cannot answer now: the request may go again later. */
+const UNAVAILABLE = new Set([502, 503, 504]);
+
+/** No answer from the server (the network, or a gateway or store that is down). */
+export function unreachable(err) {
+  return err instanceof Problem && (err.status === 0 || UNAVAILABLE.has(err.status));
+}
+
+/**
+ * Whether the server answers: `up` or `down` events after each call, for the offline banner
+ * (offline.js). A refusal is an answer: the server is up.
+ */
+export const reachability = new EventTarget();
+const reached = (up) => reachability.dispatchEvent(new Event(up ? 'up' : 'down'));
+
 export class Api {
   constructor(token = null) {
     this.token = token;
@@ -50,8 +65,10 @@ export class Api {
         response = await fetch(BASE + path, init);
       } catch (err) {
         if (attempt < retries) { await wait(300 * 2 ** attempt); continue; }
+        reached(false);
         throw new Problem(0, {code: 'network', detail: String(err && err.message || err)});
       }
+      reached(!UNAVAILABLE.has(response.status));
       const text = await response.text();
       let data = null;
       try { data = text ? JSON.parse(text) : null; } catch { data = {detail: text}; }

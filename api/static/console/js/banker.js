@@ -4,8 +4,8 @@
 // logs but the API calls themselves.
 
 import {h, replace, modal, field, select, numberInput, toast} from './dom.js';
-import {Api, Problem, newKey, qrUrl} from './api.js';
-import {t, lang, langSwitch, onLangChange, rulesetTitle, setDocumentLang, money} from './i18n.js';
+import {Api, Problem, newKey, qrUrl, unreachable} from './api.js';
+import {t, lang, langSwitch, onLangChange, rulesetTitle, setDocumentLang, money, currencyLabel} from './i18n.js';
 import {Board, groupClass, fromLog, roundIncome} from './rules.js';
 import * as store from './store.js';
 import {GameContext, deedChips, describeTxn, problemView, standingsView, buildingsText, deedPicker} from './views.js';
@@ -13,10 +13,15 @@ import * as actions from './actions.js';
 import {Intents} from './intents.js';
 import {historyScreen} from './history.js';
 import {replayScreen} from './replay.js';
+import {Live} from './live.js';
+import {connection, showBanner, drawBanner, registerWorker} from './offline.js';
+import {Outbox, keepDrawn} from './outbox.js';
 
 const main = document.getElementById('main');
 const top = document.getElementById('top');
-const POLL_MS = 3000;
+// The moves waiting to be sent, above every screen of the game.
+const outboxSlot = h('div', {class: 'outbox-slot'});
+main.before(outboxSlot);
 
 // A game's rule set never changes: asked once per game (a custom box has no public name).
 const rulesetCache = new Map();
@@ -26,12 +31,6 @@ async function gameRuleset(api, id) {
 }
 
 let current = null; // the GameContext on screen
-let poller = null;
-
-function stopPolling() {
-  if (poller) clearInterval(poller);
-  poller = null;
-}
 
 // -- routing -------------------------------------------------------------------------------
 
@@ -41,9 +40,12 @@ function parseRoute() {
 }
 
 async function route() {
-  stopPolling();
   setDocumentLang();
   const parts = parseRoute();
+  if (parts[0] !== 'g') {
+    unfollow();
+    showOutbox(null);
+  }
   try {
     if (parts[0] === 'open' && parts[1] && parts[2]) return await openLink(parts[1], parts[2], parts.slice(3));
     if (parts[0] === 'new') return await newGameScreen();
@@ -103,7 +105,7 @@ function homeScreen() {
         h('a', {href: `#/g/${g.id}`}, h('strong', {}, g.name)),
         h('span', {class: 'muted small'}, ` · ${rulesetTitle(g.ruleset)} · ${(g.created || '').slice(0, 10)}`),
         h('button', {type: 'button', class: 'link', onclick: () => {
-          if (window.confirm(t('forget_confirm', {name: g.name}))) { store.forget(g.id); homeScreen(); }
+          if (window.confirm(t('forget_confirm', {name: g.name}))) { store.forget(g.id); forgetSnapshot(g.id); homeScreen(); }
         }}, t('forget'))))) : h('p', {class: 'muted'}, t('no_games_here'))),
     h('section', {class: 'card'}, h('h2', {}, t('open_banker_link')),
       h('p', {class: 'muted small'}, t('open_banker_link_hint')),
@@ -157,7 +159,7 @@ async function newGameScreen() {
   };
   const drawOptions = () => {
     const rs = rulesetCache.get(rsSelect.value);
-    replace(about, `${rulesetTitle(rs.name, rs.title)} · ${t('players_range', {min: rs.players.min, max: rs.players.max})} · ${t('currency')}: ${rs.currency}`,
+    replace(about, `${rulesetTitle(rs.name, rs.title)} · ${t('players_range', {min: rs.players.min, max: rs.players.max})} · ${t('currency')}: ${currencyLabel(rs.currency)}`,
       rs.parameters.deal_deeds ? ` · ${t('deals_deeds', {n: rs.parameters.deal_deeds})}` : '');
     replace(optionsBox, Object.entries(rs.options || {}).map(([key, opt]) => {
       let control;
@@ -231,7 +233,9 @@ async function newGameScreen() {
     const options = {};
     for (const [key, opt] of Object.entries(rs.options || {})) {
       const el = optionsBox.querySelector(`[name="${key}"]`);
-      const value = opt.type === 'boolean' ? el.checked : opt.type === 'amount' ? Number(el.value) : el.value;
+      const numeric = opt.type === 'amount' || opt.type === 'minutes';
+      if (numeric && el.value.trim() === '') continue; // left empty: the rule set's default (none)
+      const value = opt.type === 'boolean' ? el.checked : numeric ? Number(el.value) : el.value;
       if (value !== opt.default) options[key] = value;
     }
     const body = {name: name.value.trim() || t('game'), ruleset: rs.name, players, options};
@@ -277,13 +281,32 @@ async function loadGame(id) {
   const api = new Api(saved.banker);
   // Just refreshed after a write: no need to ask again for the same state.
   const fresh = current && current.id === id && current.freshUntil > Date.now();
-  const game = fresh ? current.game : await api.game(id);
-  const rs = await gameRuleset(api, id);
+  let game;
+  let rs;
+  let stale = false;
+  try {
+    game = fresh ? current.game : await api.game(id);
+    rs = await gameRuleset(api, id);
+  } catch (err) {
+    // No server: the table as this device last saw it, so that the outbox can take moves.
+    const snap = unreachable(err) ? snapshot(id) : null;
+    if (!snap) throw err;
+    game = current && current.id === id ? current.game : snap.game;
+    rs = snap.ruleset;
+    stale = true;
+  }
   const ctx = current && current.id === id ? current : new GameContext({id, api, board: new Board(rs), game, currency: rs.currency});
   ctx.setGame(game);
   ctx.saved = saved;
   if (!ctx.intents) ctx.intents = new Intents(id);
+  if (!ctx.outbox) {
+    ctx.outbox = new Outbox(id, {api, intents: ctx.intents, onSent: (entry, txn) => recorded(ctx, txn), onKept: (result) => kept(result)});
+    ctx.outbox.addEventListener('change', drawBanner);
+  }
+  ctx.stale = stale;
+  if (!stale) keepSnapshot(ctx, rs);
   current = ctx;
+  showOutbox(ctx);
   ctx.after = (txn) => recorded(ctx, txn);
   ctx.quickButton = (label, payload, opts) => quickButton(ctx, label, payload, opts);
   ctx.raiseButtons = (pid, dialog) => [
@@ -291,7 +314,8 @@ async function loadGame(id) {
     h('button', {type: 'button', class: 'secondary', onclick: () => { dialog.close(); actions.buildDialog(ctx, pid); }}, t('sell_buildings')),
     h('button', {type: 'button', class: 'secondary', onclick: () => { dialog.close(); actions.bankruptcyDialog(ctx, pid); }}, t('a_bankruptcy')),
   ];
-  if (ctx.board.elite && !fresh) await deriveFromLog(ctx);
+  if (ctx.board.elite && !fresh && !stale) await deriveFromLog(ctx);
+  follow(ctx);
   return ctx;
 }
 
@@ -301,14 +325,171 @@ async function deriveFromLog(ctx) {
   if (needs) ctx.derived = fromLog(await ctx.api.transactions(ctx.id));
 }
 
-async function refresh(ctx) {
-  ctx.setGame(await ctx.api.game(ctx.id));
+/**
+ * The game again. One request at a time per page: asked again while one is on its way (a
+ * write's answer and the stream's event for it come together), it asks once more after it.
+ */
+function refresh(ctx) {
+  if (ctx.refreshing) {
+    ctx.behind = true;
+    return ctx.refreshing;
+  }
+  ctx.refreshing = (async () => {
+    do {
+      ctx.behind = false;
+      ctx.setGame(await ctx.api.game(ctx.id));
+      if (ctx.board.elite) await deriveFromLog(ctx);
+    } while (ctx.behind);
+    ctx.freshUntil = Date.now() + 1000;
+    ctx.stale = false;
+    keepSnapshot(ctx);
+    drawBanner();
+  })().finally(() => { ctx.refreshing = null; });
+  return ctx.refreshing;
+}
+
+// -- live: the game's stream, the outbox, the table as last seen ------------------------------
+
+let live = null; // the stream of the game on screen (live.js)
+let undrawOutbox = null;
+
+/** Follows the game's stream (once per game): each transaction redraws the table. */
+function follow(ctx) {
+  if (live && live.gameId === ctx.id) return;
+  unfollow();
+  let toasted = ctx.game.last_seq;
+  live = new Live(ctx.api, ctx.id, {
+    after: ctx.game.last_seq,
+    onTransaction: (txn) => {
+      if (txn.seq > toasted) {
+        toasted = txn.seq;
+        if (txn.by && txn.by !== 'banker') playerMoved(ctx, txn);
+      }
+      if (txn.seq > ctx.game.last_seq) catchUp(ctx);
+    },
+    poll: () => pollOnce(ctx),
+  });
+  live.onState(async (state, previous) => {
+    if (state !== 'live') return;
+    // Back after a gap (or opened from the table as last seen): the waiting moves first, in
+    // their order, then whatever else changed meanwhile.
+    await ctx.outbox.flush();
+    if (previous !== 'connecting' || ctx.stale) catchUp(ctx, {anyScreen: true});
+  });
+  connection.follow(live);
+  live.start();
+}
+
+function unfollow() {
+  if (live) live.stop();
+  live = null;
+  connection.follow(null);
+}
+
+let redrawLater = false;
+
+/** The game again after what the stream told, and the table redrawn with it. */
+async function catchUp(ctx, {anyScreen = false} = {}) {
+  try {
+    await refresh(ctx);
+  } catch {
+    return; // no server: the banner says so, and the stream tells when it is back
+  }
+  if (current === ctx && (anyScreen || onTable(ctx))) redrawWhenFree();
+}
+
+function onTable(ctx) {
+  const parts = parseRoute();
+  return parts[0] === 'g' && parts[1] === ctx.id && (!parts[2] || parts[2] === 'table');
+}
+
+/** Redraws now, or when the banker closes the dialog open now (its form stays as typed). */
+function redrawWhenFree() {
+  if (document.querySelector('dialog[open]')) redrawLater = true;
+  else route();
+}
+
+document.addEventListener('close', () => {
+  if (redrawLater && !document.querySelector('dialog[open]')) {
+    redrawLater = false;
+    route();
+  }
+}, true); // a dialog's close event does not bubble: caught on its way down
+
+/** The fallback where the server has no stream: the game when its version changed. */
+async function pollOnce(ctx) {
+  const changed = await ctx.api.gameIfChanged(ctx.id, `"${ctx.game.version}"`);
+  if (!changed) return;
+  ctx.setGame(changed.game);
   if (ctx.board.elite) await deriveFromLog(ctx);
-  ctx.freshUntil = Date.now() + 1000;
+  keepSnapshot(ctx);
+  if (current === ctx && onTable(ctx)) redrawWhenFree();
+}
+
+/** A player paid from their phone: who paid whom how much, as it happens. */
+function playerMoved(ctx, txn) {
+  const {title} = describeTxn(ctx, txn);
+  const paid = (txn.postings || []).map((p) => t('lv_paid', {from: ctx.name(p.from), to: ctx.name(p.to), amount: ctx.money(p.amount)}));
+  toast([title, ...paid].join(' — '), {timeout: 10000});
+}
+
+/** A move put in the outbox: a toast, or a dialog when the page thought the server was there. */
+function kept({unexpected}) {
+  if (!unexpected) {
+    toast(t('ob_kept'), {kind: 'warn'});
+    return;
+  }
+  modal(t('ob_kept_title'), (body, dialog) => {
+    body.append(h('p', {}, t('ob_kept')),
+      h('div', {class: 'actions'}, h('button', {type: 'button', class: 'primary', onclick: () => dialog.close()}, t('ok'))));
+  });
+}
+
+function showOutbox(ctx) {
+  if (undrawOutbox) undrawOutbox();
+  undrawOutbox = null;
+  if (ctx) undrawOutbox = keepDrawn(outboxSlot, ctx, ctx.outbox);
+  else replace(outboxSlot);
+  drawBanner();
+}
+
+/** What the banner adds on the banker's page: the moves waiting, the table as last seen. */
+function bannerMore(state) {
+  const ctx = current;
+  if (!ctx || !ctx.outbox || parseRoute()[0] !== 'g') return null;
+  const waiting = ctx.outbox.waiting().length;
+  const parts = [];
+  if (waiting) parts.push(t(state === 'online' ? 'net_sending' : 'net_waiting', {n: waiting}));
+  if (ctx.stale && state !== 'online') parts.push(t('net_last_seen', {seq: ctx.game.last_seq}));
+  return parts.join(' ') || null;
+}
+
+// The table as this device last saw it, for a reload without a server.
+const SNAPSHOT = 'snapshot.';
+
+function keepSnapshot(ctx, ruleset = ctx.board.rs) {
+  store.set(SNAPSHOT + ctx.id, JSON.stringify({game: ctx.game, ruleset}));
+}
+
+function snapshot(id) {
+  try {
+    const snap = JSON.parse(store.get(SNAPSHOT + id) || 'null');
+    return snap && snap.game && snap.ruleset ? snap : null;
+  } catch {
+    return null;
+  }
+}
+
+function forgetSnapshot(id) {
+  try { localStorage.removeItem(`tablebank.${SNAPSHOT}${id}`); } catch { /* blocked: nothing kept */ }
 }
 
 /** After a recorded transaction: the table again, and what was recorded, with an undo. */
 async function recorded(ctx, txn) {
+  if (txn.queued) {
+    kept(txn);
+    return;
+  }
   const {title, moves} = describeTxn(ctx, txn);
   const basis = basisSummary(ctx, txn);
   const undoable = !['void', 'finish'].includes(txn.type) && !txn.replayed;
@@ -322,11 +503,21 @@ async function recorded(ctx, txn) {
       } catch (err) {
         toast(`${t('undo_failed')}: ${err.message}`, {kind: 'error'});
       }
-      await refresh(ctx);
-      redraw();
+      await redrawFresh(ctx);
     }} : null,
   });
-  await refresh(ctx);
+  await redrawFresh(ctx);
+}
+
+/** The table again after a write; without a server, the banner says so and the stream's
+ * return redraws it. */
+async function redrawFresh(ctx) {
+  try {
+    await refresh(ctx);
+  } catch (err) {
+    if (!unreachable(err)) throw err;
+    return;
+  }
   redraw();
 }
 
@@ -465,7 +656,6 @@ async function tableScreen(ctx, {asOf = null} = {}) {
       }))))));
 
   replace(main, head, players, tableActions, boardView);
-  if (asOf === null && game.status !== 'finished') startPolling(ctx);
 }
 
 /**
@@ -498,24 +688,6 @@ function timerView(ctx) {
   input.addEventListener('change', () => { store.set(key, input.value); show(); });
   show();
   return h('div', {class: 'timer'}, field(t('end_time'), input, t('end_time_hint')), left);
-}
-
-function startPolling(ctx) {
-  stopPolling();
-  let etag = `"${ctx.game.version}"`;
-  poller = setInterval(async () => {
-    if (document.hidden || document.querySelector('dialog[open]')) return;
-    try {
-      const changed = await ctx.api.gameIfChanged(ctx.id, etag);
-      if (!changed) return;
-      etag = changed.etag;
-      ctx.setGame(changed.game);
-      if (ctx.board.elite) await deriveFromLog(ctx);
-      redraw();
-    } catch {
-      // offline for a moment: the next tick tries again
-    }
-  }, POLL_MS);
 }
 
 // -- the players' links --------------------------------------------------------------------
@@ -607,6 +779,8 @@ async function copy(input) {
 }
 
 onLangChange(() => { if (!document.querySelector('dialog[open]')) route(); });
+showBanner(bannerMore);
+registerWorker();
 window.addEventListener('hashchange', () => {
   window.scrollTo(0, 0);
   route();

@@ -134,6 +134,8 @@ export class Intents {
       const refusal = err && err.status >= 400 && err.status < 500 && err.code !== 'idempotency_in_progress';
       if (refusal) this.refused(body);
       else this.unanswered(body);
+      // The key goes with the failure, so that an outbox keeps the move under the same key.
+      if (!refusal && err && typeof err === 'object') err.key = key;
       throw err;
     }
   }

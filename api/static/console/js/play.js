@@ -1,16 +1,20 @@
 // A player's view at /play/<game>#p=<player>&token=<token>: own balance, deeds and statement,
-// paying out of one's own account, the others at a glance; redrawn whenever the game's version
-// changes (short polling). The token stays in the fragment: browsers never send it.
+// paying out of one's own account, the others at a glance; redrawn on each transaction of the
+// game's live stream (live.js), with a banner while the server cannot be reached. The token
+// stays in the fragment: browsers never send it.
 
 import {h, replace, field, select, numberInput, toast} from './dom.js';
-import {Api} from './api.js';
+import {Api, unreachable} from './api.js';
 import {Intents} from './intents.js';
 import {askAgain} from './actions.js';
 import {t, langSwitch, onLangChange, setDocumentLang} from './i18n.js';
 import {Board, fromLog} from './rules.js';
 import {GameContext, deedChips, deedPicker, statementTable, problemView, standingsView} from './views.js';
+import {Live} from './live.js';
+import {connection, showBanner, registerWorker} from './offline.js';
 
-const POLL_MS = 2000;
+const RETRY_FIRST_MS = 500;
+const RETRY_MAX_MS = 10000;
 const main = document.getElementById('main');
 const top = document.getElementById('top');
 const gameId = location.pathname.split('/').filter(Boolean)[1];
@@ -102,7 +106,7 @@ function payCard() {
       const txn = await intents.send(api, gameId, body);
       toast(`#${txn.seq} ${t('recorded')}: ${(txn.postings || []).map((x) => `${ctx.name(x.from)} → ${ctx.name(x.to)} ${ctx.money(x.amount)}`).join('; ')}`, {kind: 'ok'});
       etag = null;
-      if (await load()) draw();
+      await update();
     } catch (err) {
       replace(errorBox, problemView(ctx, err));
       btn.disabled = false;
@@ -150,14 +154,56 @@ function payCard() {
     errorBox);
 }
 
-async function tick() {
-  if (document.hidden) return;
-  try {
-    if (await load()) draw();
-  } catch {
-    // a dropped connection: the next tick tries again
+let updating = null;
+let behind = false;
+
+/** The game again after the stream told of a transaction (several at once: one more load). */
+function update() {
+  if (updating) {
+    behind = true;
+    return updating;
   }
+  updating = (async () => {
+    try {
+      do {
+        behind = false;
+        if (await load()) draw();
+      } while (behind);
+    } catch {
+      // no server: the banner says so, and the stream tells when it is back
+    }
+  })().finally(() => { updating = null; });
+  return updating;
 }
+
+function follow() {
+  const live = new Live(api, gameId, {
+    after: ctx.game.last_seq,
+    onTransaction: () => update(),
+    poll: async () => { if (await load()) draw(); },
+  });
+  // Back after a gap: the stream resumes after the last transaction it delivered; the
+  // statement and net worths come with the game.
+  live.onState((state, previous) => { if (state === 'live' && previous !== 'connecting') update(); });
+  connection.follow(live);
+  live.start();
+}
+
+/** Resolves after `ms`, or sooner when the server answers again. */
+function pause(ms) {
+  return new Promise((resolve) => {
+    const back = () => { if (connection.state === 'online') done(); };
+    const timer = setTimeout(() => done(), ms);
+    function done() {
+      clearTimeout(timer);
+      connection.removeEventListener('change', back);
+      resolve();
+    }
+    connection.addEventListener('change', back);
+  });
+}
+
+let started = false;
 
 async function start() {
   setDocumentLang();
@@ -166,16 +212,28 @@ async function start() {
     replace(main, h('section', {class: 'card'}, h('h1', {}, 'tablebank'), h('p', {}, t('ask_banker_link'))));
     return;
   }
-  try {
-    await load();
-    draw();
-  } catch (err) {
-    replace(main, h('section', {class: 'card'}, h('h1', {}, t('something_wrong')),
-      problemView({name: (x) => x, money: (x) => String(x)}, err)));
-    return;
+  if (started) return;
+  started = true;
+  for (let delay = RETRY_FIRST_MS; ; delay = Math.min(delay * 2, RETRY_MAX_MS)) {
+    try {
+      await load();
+      draw();
+      break;
+    } catch (err) {
+      if (!unreachable(err)) {
+        replace(main, h('section', {class: 'card'}, h('h1', {}, t('something_wrong')),
+          problemView({name: (x) => x, money: (x) => String(x)}, err)));
+        return;
+      }
+      // Opened without a server (the service worker gave the page): wait for it.
+      replace(main, h('section', {class: 'card'}, h('p', {}, t('waiting_for_server'))));
+      await pause(delay);
+    }
   }
-  setInterval(tick, POLL_MS);
+  follow();
 }
 
-onLangChange(() => { if (ctx) draw(); else start(); });
+onLangChange(() => { if (ctx) draw(); else if (!started) start(); });
+showBanner();
+registerWorker();
 start();

@@ -1,0 +1,231 @@
+// Following a game as it is played: its event stream (GET /api/v1/games/{game}/events), one
+// server-sent event per recorded transaction. EventSource cannot send an Authorization header,
+// and the token must never be in a URL, so the stream is read with fetch() and parsed here.
+//
+// A dropped stream comes back by itself with Last-Event-ID, the seq of the last transaction it
+// delivered, so nothing recorded meanwhile is missed. Attempts back off from 0.5 s to 10 s; the
+// state (connecting, live, reconnecting, offline) goes to listeners for the banner. A server
+// without the stream (404) is polled instead.
+
+const BASE = '/api/v1';
+const FIRST_DELAY_MS = 500;
+const MAX_DELAY_MS = 10000;
+// The server sends a comment at least every 15 s: a stream silent for longer is dead (a phone
+// that left the Wi-Fi gets no error, only silence).
+const SILENCE_MS = 35000;
+const POLL_MS = 3000;
+// Failed attempts in a row after which "reconnecting" becomes "offline".
+const OFFLINE_AFTER = 2;
+// What a server without the stream answers: poll it instead.
+const NO_STREAM = new Set([404, 405, 501]);
+
+class NoStream extends Error {}
+
+/**
+ * Server-sent events (the WHATWG event-stream format) from text in chunks of any size:
+ * `push(text)` calls `onEvent({id, event, data})` for each complete event. Comments and `retry`
+ * are read and dropped (the reconnection delay is ours).
+ */
+export class SseParser {
+  constructor(onEvent) {
+    this.onEvent = onEvent;
+    this.pending = '';
+    this.afterCR = false; // a chunk ended in \r: a \n starting the next one ends no second line
+    this.lastId = null;
+    this.event = '';
+    this.data = [];
+  }
+
+  push(chunk) {
+    let text = this.pending + chunk;
+    if (this.afterCR && text.startsWith('\n')) text = text.slice(1);
+    this.afterCR = false;
+    let start = 0;
+    for (let i = 0; i < text.length; i += 1) {
+      const c = text[i];
+      if (c !== '\n' && c !== '\r') continue;
+      this.line(text.slice(start, i));
+      if (c === '\r') {
+        if (i + 1 === text.length) this.afterCR = true;
+        else if (text[i + 1] === '\n') i += 1;
+      }
+      start = i + 1;
+    }
+    this.pending = text.slice(start);
+  }
+
+  line(line) {
+    if (line === '') {
+      if (this.data.length) this.onEvent({id: this.lastId, event: this.event || 'message', data: this.data.join('\n')});
+      this.event = '';
+      this.data = [];
+      return;
+    }
+    if (line.startsWith(':')) return; // a comment: the keep-alive
+    const colon = line.indexOf(':');
+    const name = colon < 0 ? line : line.slice(0, colon);
+    let value = colon < 0 ? '' : line.slice(colon + 1);
+    if (value.startsWith(' ')) value = value.slice(1);
+    if (name === 'data') this.data.push(value);
+    else if (name === 'event') this.event = value;
+    else if (name === 'id' && !value.includes('\0')) this.lastId = value;
+  }
+}
+
+/**
+ * One game followed live with the token of `api`. `onTransaction(txn)` gets each transaction
+ * recorded after seq `after`, in order, each once (a reconnection resumes after the last one);
+ * `poll()` is the fallback where the server has no stream: it throws when it cannot reach it.
+ */
+export class Live {
+  constructor(api, gameId, {after = null, onTransaction = () => {}, poll = null, pollMs = POLL_MS} = {}) {
+    this.api = api;
+    this.gameId = gameId;
+    this.last = after;
+    this.onTransaction = onTransaction;
+    this.poll = poll;
+    this.pollMs = pollMs;
+    this.state = 'connecting';
+    this.mode = 'stream';
+    this.listeners = new Set();
+    this.failures = 0;
+    this.stopped = false;
+    this.controller = null;
+    this.wake = null;
+    // The network is back, or the phone woke up: try now rather than at the end of a pause.
+    this.online = () => { if (!document.hidden) this.kick(); };
+  }
+
+  /** Calls `fn(state, previous)` on every change of state; returns a function that stops it. */
+  onState(fn) {
+    this.listeners.add(fn);
+    return () => this.listeners.delete(fn);
+  }
+
+  setState(state) {
+    if (state === this.state) return;
+    const previous = this.state;
+    this.state = state;
+    for (const fn of [...this.listeners]) fn(state, previous);
+  }
+
+  start() {
+    window.addEventListener('online', this.online);
+    document.addEventListener('visibilitychange', this.online);
+    this.run();
+    return this;
+  }
+
+  stop() {
+    this.stopped = true;
+    window.removeEventListener('online', this.online);
+    document.removeEventListener('visibilitychange', this.online);
+    if (this.controller) this.controller.abort();
+    this.kick();
+    this.listeners.clear();
+  }
+
+  /** Try again now rather than at the end of the pause: the network or the server is back. */
+  kick() {
+    if (!this.wake) return;
+    const wake = this.wake;
+    this.wake = null;
+    wake();
+  }
+
+  pause(ms) {
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => { this.wake = null; resolve(); }, ms);
+      this.wake = () => { clearTimeout(timer); resolve(); };
+    });
+  }
+
+  async run() {
+    while (!this.stopped) {
+      let opened = false;
+      try {
+        // A stream cut within a second of opening (a proxy that buffers, say) counts as a
+        // failed attempt, so that it backs off rather than spinning.
+        opened = (await this.follow()) >= 1000;
+      } catch (err) {
+        if (err instanceof NoStream && this.poll) { await this.polling(); return; }
+        // any other failure: the network, the server going away, a dead stream
+      }
+      if (this.stopped) return;
+      // A stream that ended after it was open (the server's hour is up, a restart) comes back
+      // at once; only attempts that fail in a row back off.
+      this.failures = opened ? 0 : this.failures + 1;
+      if (!this.failures) continue;
+      this.setState(this.failures >= OFFLINE_AFTER ? 'offline' : 'reconnecting');
+      await this.pause(Math.min(FIRST_DELAY_MS * 2 ** (this.failures - 1), MAX_DELAY_MS));
+    }
+  }
+
+  /** One connection: how long it was open (ms), once it has ended; throws when it could not
+   * open. */
+  async follow() {
+    const controller = new AbortController();
+    this.controller = controller;
+    const headers = {Accept: 'text/event-stream', Authorization: `Bearer ${this.api.token}`};
+    if (this.last !== null && this.last !== undefined) headers['Last-Event-ID'] = String(this.last);
+    const response = await fetch(`${BASE}/games/${this.gameId}/events`, {
+      headers, cache: 'no-store', credentials: 'omit', signal: controller.signal,
+    });
+    if (NO_STREAM.has(response.status)) throw new NoStream(`HTTP ${response.status}`);
+    if (!response.ok || !response.body) throw new Error(`HTTP ${response.status}`);
+    const opened = Date.now();
+    this.setState('live');
+    const parser = new SseParser((ev) => this.deliver(ev));
+    const reader = response.body.getReader();
+    const decoder = new TextDecoder();
+    let silence = setTimeout(() => controller.abort(), SILENCE_MS);
+    try {
+      for (;;) {
+        const {value, done} = await reader.read();
+        if (done) break;
+        clearTimeout(silence);
+        silence = setTimeout(() => controller.abort(), SILENCE_MS);
+        parser.push(decoder.decode(value, {stream: true}));
+      }
+    } catch {
+      // cut off (or aborted) after it was open: come back with Last-Event-ID
+    } finally {
+      clearTimeout(silence);
+      controller.abort();
+    }
+    return Date.now() - opened;
+  }
+
+  deliver(ev) {
+    if (ev.event !== 'transaction' || this.stopped) return;
+    let txn;
+    try { txn = JSON.parse(ev.data); } catch { return; }
+    const seq = Number(ev.id ?? txn.seq);
+    if (this.last !== null && this.last !== undefined && seq <= this.last) return; // had it
+    this.last = seq;
+    try {
+      this.onTransaction(txn);
+    } catch (err) {
+      setTimeout(() => { throw err; }); // the page's fault: reported, the stream goes on
+    }
+  }
+
+  /** The fallback: `poll()` every `pollMs` while the page is visible. */
+  async polling() {
+    this.mode = 'poll';
+    while (!this.stopped) {
+      if (!document.hidden) {
+        try {
+          await this.poll();
+          this.failures = 0;
+          this.setState('live');
+        } catch {
+          this.failures += 1;
+          this.setState(this.failures >= OFFLINE_AFTER ? 'offline' : 'reconnecting');
+        }
+      }
+      if (this.stopped) return;
+      await this.pause(this.pollMs);
+    }
+  }
+}

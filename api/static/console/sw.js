@@ -1,0 +1,68 @@
+// The console's service worker, served at /sw.js so that its scope covers / and /play/<game>.
+// It keeps the console's own files (pages, scripts, styles, icons, the vendored chart) so that a
+// reload with no server still opens the page, its outbox and the table as last seen. Network
+// first: while the server answers, every file comes from it (an update shows at once) and the
+// copy here is refreshed; only when it does not answer does the copy serve. The API, the QR
+// codes and everything else are never touched: they go to the network as if there were no
+// worker.
+
+const CACHE = 'tablebank-console-v1';
+const STATIC = '/console/static/';
+// Every file of the console (tests/api/test_console_http.py checks that none is missing).
+const FILES = [
+  'banker.html', 'play.html', 'css/console.css', 'icons/favicon.svg',
+  'js/actions.js', 'js/api.js', 'js/banker.js', 'js/dom.js', 'js/history.js', 'js/i18n.js',
+  'js/i18n-pl.js', 'js/i18n-ru.js', 'js/intents.js', 'js/live.js', 'js/offline.js',
+  'js/outbox.js', 'js/play.js', 'js/replay.js', 'js/rules.js', 'js/store.js', 'js/views.js',
+  'vendor/uplot/uPlot.iife.min.js', 'vendor/uplot/uPlot.min.css',
+].map((f) => STATIC + f);
+// The players' page is the same file for every game: kept once, under this name.
+const PLAYER_PAGE = '/play/';
+
+self.addEventListener('install', (event) => {
+  event.waitUntil((async () => {
+    const cache = await caches.open(CACHE);
+    await cache.addAll(['/', ...FILES]);
+    await cache.put(PLAYER_PAGE, await fetch(`${STATIC}play.html`, {cache: 'no-cache'}));
+    await self.skipWaiting();
+  })());
+});
+
+self.addEventListener('activate', (event) => {
+  event.waitUntil((async () => {
+    for (const name of await caches.keys()) {
+      if (name.startsWith('tablebank-') && name !== CACHE) await caches.delete(name);
+    }
+    await self.clients.claim(); // the page that registered it is covered from now on
+  })());
+});
+
+/** The name a console file is kept under; null for what is not the console's own. */
+function cacheKey(url) {
+  if (url.origin !== self.location.origin) return null;
+  if (url.pathname === '/') return '/';
+  if (/^\/play\/[^/]+$/.test(url.pathname)) return PLAYER_PAGE;
+  if (url.pathname.startsWith(STATIC)) return url.pathname;
+  return null;
+}
+
+self.addEventListener('fetch', (event) => {
+  const request = event.request;
+  if (request.method !== 'GET') return;
+  const key = cacheKey(new URL(request.url));
+  if (!key) return; // the API and the rest: straight to the network, never cached
+  event.respondWith(networkFirst(request, key));
+});
+
+async function networkFirst(request, key) {
+  const cache = await caches.open(CACHE);
+  try {
+    const response = await fetch(request);
+    if (response.ok) await cache.put(key, response.clone());
+    return response;
+  } catch (err) {
+    const kept = await cache.match(key);
+    if (kept) return kept;
+    throw err;
+  }
+}
