@@ -145,7 +145,7 @@ def _trade_handovers(rs: RuleSet, txn: Txn, before: State) -> list[Handover]:
 
 def _paid_before_bankruptcy(following: Txn | None, giver: str, receiver: str) -> bool:
     """Whether the giver goes bankrupt to the receiver right after: what he handed over is
-    his creditor's by the rules (RULES.md 1: the bankrupt's cash goes to his creditor)."""
+    his creditor's by the rules (docs/rules.md: the bankrupt's cash goes to his creditor)."""
     if following is None or following["type"] != "bankruptcy":
         return False
     request = following["request"]

@@ -1,7 +1,7 @@
 """A game of the banker's own box over HTTP: POST /api/v1/games with a ruleset_document.
 
 The box is this test's own: a small Moscow board counted in thousands of rubles that extends
-classic. Expected figures follow from it with the mechanics of RULES.md section 1.
+classic. Expected figures follow from it with the mechanics of docs/rules.md.
 """
 
 from __future__ import annotations

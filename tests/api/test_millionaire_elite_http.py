@@ -1,4 +1,5 @@
-"""Millionaire Elite through HTTP (RULES.md 4; API.md: Games, Millionaire Elite transactions,
+"""Millionaire Elite through HTTP (docs/rules.md, Millionaire Elite; API.md: Games, Millionaire
+Elite transactions,
 Errors, Audit and replay)."""
 
 from __future__ import annotations

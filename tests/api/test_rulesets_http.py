@@ -56,7 +56,7 @@ def test_unknown_rule_set_is_documented_as_not_found(client):
 
 
 def test_a_deed_without_a_printed_price_is_shown_and_documented_as_null(client):
-    # Millionaire Elite's plots: the banker enters their price (RULES.md), the box prints none.
+    # Millionaire Elite's plots: the banker enters their price (docs/rules.md), the box prints none.
     deeds = client.get("/api/v1/rulesets/millionaire-elite").json["deeds"]
     document = client.get("/api/v1/openapi.json").json
     deed = document["components"]["schemas"]["Deed"]["properties"]

@@ -137,7 +137,7 @@ def test_transaction_body_limit_is_64_kib_to_the_byte(table, client):
     )
 
     assert at_the_limit.status_code == 201
-    assert table.state()["balances"]["p1"] == 1500 + 200  # RULES.md: GO salary 200
+    assert table.state()["balances"]["p1"] == 1500 + 200  # docs/rules.md: GO salary 200
 
 
 def test_tokens_are_stored_only_as_their_sha256(app, table):
@@ -226,4 +226,4 @@ def test_a_chunked_body_over_the_limit_is_413_not_a_body_cut_short(table, client
     small = client.post(table.url + "/transactions", **chunked(1000))
 
     assert small.status_code == 201
-    assert table.state()["balances"]["p1"] == 1500 + 200  # RULES.md: GO salary 200
+    assert table.state()["balances"]["p1"] == 1500 + 200  # docs/rules.md: GO salary 200

@@ -1,4 +1,4 @@
-"""Each classic transaction type recorded through HTTP, with the figures of RULES.md."""
+"""Each classic transaction type recorded through HTTP, with the figures of docs/rules.md."""
 
 from __future__ import annotations
 

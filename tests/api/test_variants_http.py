@@ -1,4 +1,5 @@
-"""The short and timed games and IOUs through HTTP (RULES.md 2 and 3; API.md: Games,
+"""The short and timed games and IOUs through HTTP (docs/rules.md, short/timed game and 3; API.md:
+Games,
 Transactions)."""
 
 from __future__ import annotations

@@ -23,7 +23,7 @@ pytestmark = pytest.mark.e2e
 
 THREADS = 8
 WRITES = 50
-STARTING_CASH = 1500  # RULES.md: every player starts with 1500
+STARTING_CASH = 1500  # docs/rules.md: every player starts with 1500
 
 
 @pytest.fixture(scope="module")

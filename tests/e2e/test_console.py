@@ -2,7 +2,7 @@
 
 Needs Playwright for Python (the `test` extra) and `/usr/bin/chromium` (apt, never a browser
 download): without them these tests skip, unless TABLEBANK_REQUIRE_ALL=1 makes that a failure.
-Figures are those of RULES.md: starting cash 1500, Boardwalk 400 with a bare rent of 50.
+Figures are those of docs/rules.md: starting cash 1500, Boardwalk 400 with a bare rent of 50.
 
 TABLEBANK_SCREENSHOTS=docs/screenshots also saves the screens docs/console.md shows.
 """

@@ -3,7 +3,7 @@ chromium against a real `tablebank serve`: both pages follow the game's event st
 the server cannot be reached, and come back by themselves; the banker's moves made meanwhile
 wait in an outbox and are recorded once; a reload without a server still opens the page.
 
-Figures: RULES.md, every classic player starts with 1,500 and the Bank pays 200 at GO.
+Figures: docs/rules.md, every classic player starts with 1,500 and the Bank pays 200 at GO.
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@ checked against the ledger too (GET the game), so a display bug and a ledger bug
 
 Needs what tests/e2e/test_console.py needs (Playwright for Python, /usr/bin/chromium); without
 them these tests skip, unless TABLEBANK_REQUIRE_ALL=1 makes that a failure. Figures are those
-of RULES.md, quoted where they are used.
+of docs/rules.md, quoted where they are used.
 """
 
 # The console writes a true multiplication sign in its previews: the expected text holds the
@@ -73,7 +73,7 @@ def test_auction_won_by_bob_for_250_takes_the_bid_and_gives_him_boardwalk(
     dialog.locator("input[name=bid]").fill("250")
     dialog.get_by_role("button", name="Record the auction").click()
 
-    # RULES.md 1: the highest bid is paid to the Bank, whatever the printed price (400):
+    # docs/rules.md: the highest bid is paid to the Bank, whatever the printed price (400):
     # Bob 1500 - 250 = 1250; Ann, who did not win, keeps her 1500.
     expect(page.get_by_test_id("cash-p2")).to_have_text("$1,250")
     expect(page.get_by_test_id("cash-p1")).to_have_text("$1,500")
@@ -94,7 +94,7 @@ def test_cards_collect_50_from_each_player_then_pay_the_bank_15(
     game = new_game(server, "classic", ["Ann", "Bob", "Cy"])
     open_table(page, server, game)
 
-    # RULES.md 1, other cards: "collect from each player": 50 from each of the 2 others.
+    # docs/rules.md, other cards: "collect from each player": 50 from each of the 2 others.
     dialog = more(page, "p1", "Card")
     dialog.get_by_label("Collect from each player").check()
     dialog.locator("input[name=amount]").fill("50")
@@ -136,7 +136,7 @@ def test_go_to_jail_moves_no_money_and_the_50_fine_leaves_1450(
 
     dialog = more(page, "p1", "Jail")
     expect(dialog).to_contain_text("Ann is in jail.")
-    # RULES.md 1: leaving jail costs a 50 fine: 1500 - 50 = 1450.
+    # docs/rules.md: leaving jail costs a 50 fine: 1500 - 50 = 1450.
     dialog.get_by_role("button", name="Pay the fine $50").click()
     expect(page.get_by_test_id("cash-p1")).to_have_text("$1,450")
     expect(card(page, "p1").locator(".badges")).not_to_contain_text("in jail")
@@ -164,7 +164,7 @@ def test_iou_issued_moves_no_cash_and_a_partial_repayment_leaves_60_outstanding(
     dialog.locator("input[name=amount]").fill("100")
     dialog.get_by_role("button", name="Issue the IOU").click()
 
-    # RULES.md 3: issuing an IOU moves no cash; it is Ann's liability and Bob's asset,
+    # docs/rules.md, IOUs: issuing an IOU moves no cash; it is Ann's liability and Bob's asset,
     # shown in both net worths: Ann 1600 - 100 = 1500, Bob 1400 + 100 = 1500.
     expect(card(page, "p1")).to_contain_text("owes Bob $100")
     expect(card(page, "p2")).to_contain_text("Ann owes $100")
@@ -182,7 +182,7 @@ def test_iou_issued_moves_no_cash_and_a_partial_repayment_leaves_60_outstanding(
     )
     assert state["balances"]["p1"] == 1600 and state["balances"]["p2"] == 1400
 
-    # RULES.md 3: the debtor repays in parts: 40 of 100 leaves 60 outstanding;
+    # docs/rules.md, IOUs: the debtor repays in parts: 40 of 100 leaves 60 outstanding;
     # the 40 goes from Ann (1600 - 40 = 1560) to Bob (1400 + 40 = 1440).
     dialog = more(page, "p1", "IOU")
     expect(dialog.locator("li.iou")).to_contain_text("Ann owes Bob $100 (of $100)")

@@ -4,7 +4,7 @@ name, deeds by their names on the board, amounts as money.
 
 Needs what tests/e2e/test_console.py needs (Playwright for Python, /usr/bin/chromium); without
 them these tests skip, unless TABLEBANK_REQUIRE_ALL=1 makes that a failure. Figures are those
-of RULES.md: starting cash 1500, Boardwalk 400.
+of docs/rules.md: starting cash 1500, Boardwalk 400.
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 A family paid the GO salary twice: two taps 40-300 ms apart, the second on the button redrawn
 after the first answer, which carried a new key. These tests tap as a person does (the mouse at
 the same spot twice, whatever the page redrew in between), in Debian's chromium against a real
-`tablebank serve`, and count what the server recorded. Figures: RULES.md "Passing GO": the
+`tablebank serve`, and count what the server recorded. Figures: docs/rules.md "Passing GO": the
 Bank pays 200 (docs/rules.md, section 1); every classic player starts with 1,500.
 """
 

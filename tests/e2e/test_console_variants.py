@@ -6,7 +6,7 @@ translated in Russian and Polish.
 
 Needs what tests/e2e/test_console.py needs (Playwright for Python, /usr/bin/chromium); without
 them these tests skip, unless TABLEBANK_REQUIRE_ALL=1 makes that a failure. Figures are those
-of RULES.md, quoted where they are used. TABLEBANK_SCREENSHOTS=docs/screenshots also saves the
+of docs/rules.md, quoted where they are used. TABLEBANK_SCREENSHOTS=docs/screenshots also saves the
 Millionaire Elite table at phone and laptop sizes.
 """
 
@@ -74,7 +74,7 @@ def test_millionaire_elite_records_plots_shares_the_exchange_income_and_round_ta
     inputs.nth(2).fill("")
     page.get_by_test_id("create-game").click()
     page.get_by_role("link", name="To the table").click()
-    # RULES.md 4: 2000 each; the rule set's currency is "фанты".
+    # docs/rules.md, Millionaire Elite: 2000 each; the rule set's currency is "фанты".
     expect(page.get_by_test_id("cash-p1")).to_have_text("2,000\u00a0фанты")
 
     # Plots print no price: the console asks for the one agreed.
@@ -154,7 +154,7 @@ def test_short_game_dealt_at_the_table_is_entered_deed_by_deed(
     page.get_by_test_id("create-game").click()
     page.get_by_role("link", name="To the table").click()
 
-    # RULES.md 2: each pays the Bank the printed prices at once, out of 1500:
+    # docs/rules.md, short/timed game: each pays the Bank the printed prices at once, out of 1500:
     # Ann 400 + 350, Bob 200 + 60.
     expect(page.get_by_test_id("cash-p1")).to_have_text("$750")
     expect(page.get_by_test_id("cash-p2")).to_have_text("$1,240")
@@ -213,7 +213,7 @@ def test_tax_shows_both_figures_and_building_offers_only_the_legal_moves(
     open_table(page, server, game)
     expect(page.get_by_test_id("cash-p1")).to_have_text("$750")  # 1500 - 400 - 350
 
-    # RULES.md 1: 200, or 10 % of cash + deeds at printed price (750 + 400 + 350 = 1500).
+    # docs/rules.md: 200, or 10 % of cash + deeds at printed price (750 + 400 + 350 = 1500).
     dialog = more(page, "p1", "Tax")
     expect(page.get_by_test_id("tax-flat")).to_contain_text("$200")
     expect(page.get_by_test_id("tax-percent")).to_contain_text("$150")
@@ -253,7 +253,7 @@ def test_mortgage_and_lift_show_what_the_bank_pays_and_what_lifting_costs(
     game = new_game(server, "classic", ["Ann", "Bob"])
     record(server, game, {"type": "buy", "player": "p1", "property": "boardwalk"})
     open_table(page, server, game)
-    # RULES.md 1: the mortgage value is half the price (200); lifting costs it + 10 % (220).
+    # docs/rules.md: the mortgage value is half the price (200); lifting costs it + 10 % (220).
     more(page, "p1", "Mortgage").get_by_role("button", name="Mortgage +$200").click()
     expect(page.get_by_test_id("cash-p1")).to_have_text("$1,300")
     expect(card(page, "p1").locator(".chip.mortgaged")).to_have_count(1)

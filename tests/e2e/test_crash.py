@@ -14,7 +14,7 @@ retry"; "Keys ... survive restarts"):
   answer and ``Idempotent-Replayed: true``, and applies each of the others exactly once (one
   the crash cut after its commit answers as a replay; one that never reached the store is
   recorded now);
-- the balances are those of RULES.md applied to the planned writes once each: a payment moves
+- the balances are those of docs/rules.md applied to the planned writes once each: a payment moves
   its amount, a salary is 200 from the Bank, every player started with 1500;
 - every game's hash chain verifies, no answer was a 5xx, and the log holds no token.
 
@@ -43,8 +43,8 @@ SEED = 20261129  # the plan of writes and the moment of each kill follow from it
 GAMES = 4
 PLAYERS = ["Ann", "Bob", "Cy"]
 ACCOUNTS = ["bank", "p1", "p2", "p3"]
-STARTING_CASH = 1500  # RULES.md: each player starts with 1500 from the Bank
-SALARY = 200  # RULES.md: landing on or passing GO pays 200 from the Bank
+STARTING_CASH = 1500  # docs/rules.md: each player starts with 1500 from the Bank
+SALARY = 200  # docs/rules.md: landing on or passing GO pays 200 from the Bank
 THREADS = 8
 WRITES_PER_ROUND = 120  # over all games
 KILL_AFTER = (25, 80)  # a round's kill comes after this many 201s, drawn from the seed
@@ -101,7 +101,7 @@ def plan(rng: random.Random, round_no: int) -> list[Write]:
 
 
 def expected_balances(writes: list[Write], game: int) -> dict[str, int]:
-    """RULES.md applied once to each write of one game, in any order."""
+    """docs/rules.md applied once to each write of one game, in any order."""
     balances = {"bank": -STARTING_CASH * len(PLAYERS), "pot": 0}
     balances |= {p: STARTING_CASH for p in ACCOUNTS[1:]}
     paid_out = Counter[str]()

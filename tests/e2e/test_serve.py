@@ -32,7 +32,7 @@ def test_short_classic_game_over_http(server: Server) -> None:
         answer = server.call("POST", f"/api/v1/games/{gid}/transactions", body, token)
         return answer.status, answer.body
 
-    # Ann buys both dark-blue deeds: 400 + 350 (RULES.md appendix).
+    # Ann buys both dark-blue deeds: 400 + 350 (docs/rules.md appendix).
     assert post({"type": "buy", "player": "p1", "property": "boardwalk"})[0] == 201
     assert post({"type": "buy", "player": "p1", "property": "park-place"})[0] == 201
     # Bob lands on bare Boardwalk of a complete group: 50 doubled = 100, recorded by Bob himself.

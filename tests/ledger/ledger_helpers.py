@@ -1,6 +1,6 @@
 """The table the ledger's domain tests play on: a classic game recorded by the banker.
 
-Every figure the tests assert is copied from ``/work/shared/RULES.md`` (section 1 and the
+Every figure the tests assert is copied from docs/rules.md (section 1 and the
 appendix), never computed by the code under test. The helpers only set the table up through
 ordinary transactions (``buy``, ``build``, a ``card`` that collects from the Bank), and check
 after every accepted transaction that the balances still sum to zero.

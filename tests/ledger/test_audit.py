@@ -1,6 +1,6 @@
 """Audit and safety in the ledger: corrections, retries, versions, the chain, export, replay.
 
-Figures from RULES.md: Boardwalk costs 400 and rents 50 bare (one deed of the group held);
+Figures from docs/rules.md: Boardwalk costs 400 and rents 50 bare (one deed of the group held);
 every player starts with 1500.
 """
 

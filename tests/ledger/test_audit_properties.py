@@ -15,7 +15,7 @@ Then, for the game played:
 - a forger who recomputes every hash is still caught by the rules at the changed seq;
 - ``verify`` is ok and ends at the state's ``head``.
 
-Figures from RULES.md: 1500 starting cash; a 2-player game's set-up is transactions 1-2.
+Figures from docs/rules.md: 1500 starting cash; a 2-player game's set-up is transactions 1-2.
 """
 
 from __future__ import annotations

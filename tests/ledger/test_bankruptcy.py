@@ -1,4 +1,4 @@
-"""Bankruptcy and the end of a player (RULES.md 1: Bankruptcy)."""
+"""Bankruptcy and the end of a player (docs/rules.md: Bankruptcy)."""
 
 from __future__ import annotations
 

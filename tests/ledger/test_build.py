@@ -1,4 +1,4 @@
-"""Building houses and hotels (RULES.md 1: Buildings)."""
+"""Building houses and hotels (docs/rules.md: Buildings)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Chance and Community Chest cards (RULES.md 1: Taxes, fines, cards)."""
+"""Chance and Community Chest cards (docs/rules.md: Taxes, fines, cards)."""
 
 from __future__ import annotations
 

@@ -1,8 +1,8 @@
-"""A banker's own rule set (RULES.md sections 1-2 with the figures of another box).
+"""A banker's own rule set (docs/rules.md with the figures of another box).
 
 The documents below are this test's own boxes: a Moscow board counted in thousands of rubles
 that ``extends`` classic, and a small complete board with groups of its own. Every expected
-figure is worked out here from those documents with the mechanics of RULES.md (monopoly
+figure is worked out here from those documents with the mechanics of docs/rules.md (monopoly
 doubling, mortgage value = price / 2, 10 % interest rounded half up), never taken from the code
 under test.
 """
@@ -467,7 +467,7 @@ def test_a_complete_board_s_amount_option_defaults_to_its_parameter(village: Box
 def test_a_complete_board_without_options_charges_its_luxury_tax_parameter(
     bank: TableBank,
 ) -> None:
-    """RULES.md 1: the luxury tax is a rule-set parameter; leaving out the (optional)
+    """docs/rules.md: the luxury tax is a rule-set parameter; leaving out the (optional)
     options section must not leave the ledger without the amount."""
     document = changed(VILLAGE, lambda d: d.pop("options"))
     box = Box(bank, document)
@@ -727,7 +727,7 @@ def test_a_figure_list_given_as_one_value_is_a_listed_problem(
 
 
 def test_an_income_tax_choice_the_ledger_does_not_know_is_refused(bank: TableBank) -> None:
-    """RULES.md 1: income tax is `choice`, `flat` or `percent`; any other value would be
+    """docs/rules.md: income tax is `choice`, `flat` or `percent`; any other value would be
     charged as something the box never said."""
     option = {"type": "choice", "choices": ["never"], "default": "never"}
     document = changed(MOSCOW, lambda d: d.update(options={"income_tax": option}))

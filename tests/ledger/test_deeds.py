@@ -1,4 +1,4 @@
-"""Buying deeds and auctions (RULES.md 1: Buying and auctions)."""
+"""Buying deeds and auctions (docs/rules.md: Buying and auctions)."""
 
 from __future__ import annotations
 

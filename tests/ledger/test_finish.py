@@ -1,4 +1,4 @@
-"""The end of a game and its scoring (RULES.md 1 and 2: scoring by net worth)."""
+"""The end of a game and its scoring (docs/rules.md and 2: scoring by net worth)."""
 
 from __future__ import annotations
 

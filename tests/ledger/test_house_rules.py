@@ -1,4 +1,4 @@
-"""The house-rule options of the classic game (RULES.md 1): each off by default, each refused
+"""The house-rule options of the classic game (docs/rules.md): each off by default, each refused
 with its own code where it is off."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""IOUs between players (RULES.md 3, under the `player_loans` option): issued without cash,
+"""IOUs between players (docs/rules.md, IOUs, under the `player_loans` option): issued without cash,
 repaid in whole or in parts, passed on, forgiven, and settled in a bankruptcy."""
 
 from __future__ import annotations

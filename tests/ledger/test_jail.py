@@ -1,4 +1,4 @@
-"""Jail: the fine, the cards, going and leaving (RULES.md 1: Salary; Taxes, fines, cards)."""
+"""Jail: the fine, the cards, going and leaving (docs/rules.md: Salary; Taxes, fines, cards)."""
 
 from __future__ import annotations
 

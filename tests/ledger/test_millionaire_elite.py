@@ -1,9 +1,11 @@
-"""Millionaire Elite (RULES.md 4, seed 004; IOUs: RULES.md 3): plots whose prices the banker
+"""Millionaire Elite (docs/rules.md, Millionaire Elite, seed 004; IOUs: docs/rules.md, IOUs): plots
+whose prices the banker
 enters, branches and enterprises, shares and the exchange, round income and round tax,
 insurance policies, the jackpot, auctions of owned plots, mortgages and bankruptcies the Bank
 covers.
 
-Every figure is RULES.md's or one entered at the table as the rule set asks (RULES.md 4: the
+Every figure is docs/rules.md's or one entered at the table as the rule set asks (docs/rules.md,
+Millionaire Elite: the
 built-in rule set prints no plot prices, building prices, rents or plot taxes).
 """
 
@@ -611,7 +613,8 @@ def test_a_mortgage_pays_half_the_plots_value(branch: Table) -> None:
 
 
 def test_a_bare_plot_of_a_built_branch_may_be_mortgaged(built: Table) -> None:
-    """RULES.md 4: "Mortgage: sell the plot's buildings first" (the plot's, not the branch's)."""
+    """docs/rules.md, Millionaire Elite: "Mortgage: sell the plot's buildings first" (the plot's,
+    not the branch's)."""
     built.record("sell_buildings", property="b1-2", houses=1)
     txn = built.record("mortgage", property="b1-2")
     # Half of 240; b1-1 keeps its branch.
@@ -684,7 +687,7 @@ def test_a_plot_with_a_building_on_it_cannot_be_traded(built: Table) -> None:
     )
 
 
-# -- IOUs (RULES.md 3) -------------------------------------------------------------------------
+# -- IOUs (docs/rules.md, IOUs) --------------------------------------------------------------------
 
 
 def test_ious_are_allowed_without_any_option(elite: Table) -> None:
@@ -756,7 +759,7 @@ def test_a_bankrupts_plots_and_buildings_go_back_to_the_bank_unmortgaged(built: 
 
 
 def test_ious_held_by_a_bankrupt_pass_to_his_creditor(insolvent: Table) -> None:
-    # RULES.md 3: IOUs held by the bankrupt pass to the creditor.
+    # docs/rules.md, IOUs: IOUs held by the bankrupt pass to the creditor.
     iou = insolvent.record("iou", debtor="p3", creditor="p1", amount=300)["basis"]["iou"]
     insolvent.record("bankruptcy", debtor="p1", creditor="p2", owed=5000)
     held = next(i for i in insolvent.state()["ious"] if i["id"] == iou)
@@ -764,7 +767,7 @@ def test_ious_held_by_a_bankrupt_pass_to_his_creditor(insolvent: Table) -> None:
 
 
 def test_ious_owed_by_a_bankrupt_are_written_off(insolvent: Table) -> None:
-    # RULES.md 3: IOUs owed by the bankrupt are written off.
+    # docs/rules.md, IOUs: IOUs owed by the bankrupt are written off.
     iou = insolvent.record("iou", debtor="p1", creditor="p3", amount=400)["basis"]["iou"]
     insolvent.record("bankruptcy", debtor="p1", creditor="p2", owed=5000)
     owed = next(i for i in insolvent.state()["ious"] if i["id"] == iou)

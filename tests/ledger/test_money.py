@@ -1,4 +1,4 @@
-"""Salary, payments and what a payer short of cash is told (RULES.md 1: Salary, Bankruptcy)."""
+"""Salary, payments and what a payer short of cash is told (docs/rules.md: Salary, Bankruptcy)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Mortgages at 10 % interest (RULES.md 1: Mortgages)."""
+"""Mortgages at 10 % interest (docs/rules.md: Mortgages)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The Free Parking pot (house rule, RULES.md section 1: taxes and fines go into a pot that
+"""The Free Parking pot (house rule, docs/rules.md: taxes and fines go into a pot that
 the player landing on Free Parking collects)."""
 
 from __future__ import annotations

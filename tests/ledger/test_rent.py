@@ -1,4 +1,4 @@
-"""Rent (RULES.md 1: Rent; the appendix's rent columns)."""
+"""Rent (docs/rules.md: Rent; the appendix's rent columns)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Selling buildings back to the Bank (RULES.md 1: Buildings)."""
+"""Selling buildings back to the Bank (docs/rules.md: Buildings)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""Set-up (RULES.md 1, Set-up): 1500 each from the Bank, every deed and building with the Bank."""
+"""Set-up (docs/rules.md, Set-up): 1500 each from the Bank, every deed and building with the
+Bank."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""The short game (RULES.md 2: `short`): two deeds dealt and paid at set-up, 3 houses before a
+"""The short game (docs/rules.md, short/timed game: `short`): two deeds dealt and paid at set-up, 3
+houses before a
 hotel, buildings handed over in a bankruptcy, the end at the second bankruptcy."""
 
 from __future__ import annotations

@@ -18,7 +18,7 @@ transaction it checks:
   with a mortgaged deed or that one player does not hold whole; net worths as API.md defines;
 - a refused command changed nothing; an accepted one moved ``last_seq`` by one, its postings
   are positive integers and explain the change of every balance;
-- the outcome agrees with a small model of RULES.md section 1 written here, with the figures
+- the outcome agrees with a small model of docs/rules.md written here, with the figures
   of its appendix: what the rules forbid is refused (with one of the codes they allow), what
   they allow is accepted with the amounts and transfers they give, and a shortfall reports
   what the payer could still raise;
@@ -56,7 +56,7 @@ from ledger.errors import LedgerError
 from ledger.game import Game
 from ledger.store import persistence_env
 
-# -- the figures of RULES.md (section 1 and the appendix) ---------------------------------
+# -- the figures of docs/rules.md (section 1 and the appendix) ---------------------------------
 
 STARTING_CASH = 1500
 SALARY = 200
@@ -264,7 +264,7 @@ def is_count(value: Any, minimum: int = 1, maximum: int | None = None) -> bool:
 
 
 class Predictor:
-    """Applies one request to a copy of the model the way RULES.md says, or refuses it."""
+    """Applies one request to a copy of the model the way docs/rules.md says, or refuses it."""
 
     def __init__(self, m: Model, options: dict[str, Any], seq: int) -> None:
         self.m = copy.deepcopy(m)

@@ -1,4 +1,4 @@
-"""Luxury and income tax (RULES.md 1: Taxes, fines, cards)."""
+"""Luxury and income tax (docs/rules.md: Taxes, fines, cards)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""The timed game (RULES.md 2: `timed`): two deeds dealt and paid as in the short game,
+"""The timed game (docs/rules.md, short/timed game: `timed`): two deeds dealt and paid as in the
+short game,
 standard building, and at the end the richest wins (hotels scored with four houses)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Trades between players (RULES.md 1: Trades; Mortgages)."""
+"""Trades between players (docs/rules.md: Trades; Mortgages)."""
 
 from __future__ import annotations
 

@@ -1,10 +1,12 @@
 """The ledger's invariants under random play at tables of every other rule set (issue 4).
 
-``test_state_machine.py`` plays the classic game against a full model of RULES.md section 1.
-This machine plays the other rule sets: ``short`` and ``timed`` (RULES.md 2), a banker's own
+``test_state_machine.py`` plays the classic game against a full model of docs/rules.md.
+This machine plays the other rule sets: ``short`` and ``timed`` (docs/rules.md, short/timed game), a
+banker's own
 box (a Russian-edition style document below that ``extends`` classic, in thousands of rubles,
 with other names, five houses a street before the hotel, a small supply of buildings, the
-interest taken of the price, one deed dealt each) and ``millionaire-elite`` (RULES.md 4). The
+interest taken of the price, one deed dealt each) and ``millionaire-elite`` (docs/rules.md,
+Millionaire Elite). The
 rule set, the players and the house-rule options the rule set offers are drawn per table; a
 finished table is followed by a new one of another draw.
 
@@ -28,10 +30,11 @@ every step:
   where it is limited;
 - shares: the price is never below 0, no holding is negative, shares x price >= 0;
 - every IOU's outstanding is between 0 and its amount;
-- net worths are API.md's sum, and a finished game's standings are RULES.md 2's scores;
+- net worths are API.md's sum, and a finished game's standings are docs/rules.md's short/timed
+scores;
 - a dispute moves no money; a void that resolves one reverses the disputed transaction once;
 - a refused command changed nothing; an accepted one moved ``last_seq`` by one and its
-  postings explain every balance change, with the amounts RULES.md gives where the figure
+  postings explain every balance change, with the amounts docs/rules.md gives where the figure
   is cheap to predict (written out below);
 - the live state equals the game loaded by a fresh ``TableBank`` on the same store, now and
   as of an earlier ``seq``; at teardown the log verifies, replays, and exports to an import
@@ -80,7 +83,7 @@ class Spec:
 
 @dataclass(frozen=True)
 class Board:
-    """The figures of one rule set, copied from RULES.md (or from the document below)."""
+    """The figures of one rule set, copied from docs/rules.md (or from the document below)."""
 
     name: str
     deeds: dict[str, Spec]
@@ -116,7 +119,7 @@ class Board:
 
 
 def _classic_deeds() -> dict[str, Spec]:
-    """The appendix of RULES.md (copied into test_state_machine.py)."""
+    """The appendix of docs/rules.md (copied into test_state_machine.py)."""
     deeds = {
         slug: Spec("street", group, price, rents, house, house)
         for slug, (group, price, rents, house) in STREETS.items()
@@ -126,7 +129,8 @@ def _classic_deeds() -> dict[str, Spec]:
     return deeds
 
 
-# RULES.md 2: the short game deals two deeds, builds at most 3 houses, a hotel after 3, and
+# docs/rules.md, short/timed game: the short game deals two deeds, builds at most 3 houses, a hotel
+# after 3, and
 # ends at the second bankruptcy with the bankrupt's buildings handed to a player creditor.
 SHORT = Board(
     "short",
@@ -139,7 +143,7 @@ SHORT = Board(
     ends_after=2,
     buildings_to_creditor=True,
 )
-# RULES.md 2: the timed game deals two deeds and is otherwise the classic game.
+# docs/rules.md, short/timed game: the timed game deals two deeds and is otherwise the classic game.
 TIMED = Board("timed", _classic_deeds(), starting_cash=1500, salary=200, deal=2)
 
 # A banker's own box: a Russian edition counted in thousands of rubles that extends classic.
@@ -277,7 +281,8 @@ KREMLIN = Board(
 
 
 def _elite_deeds() -> dict[str, Spec]:
-    """RULES.md 4: branches b1 and b8 of two plots, b2-b7 of three, no figures printed;
+    """docs/rules.md, Millionaire Elite: branches b1 and b8 of two plots, b2-b7 of three, no figures
+    printed;
     four central plots at 500, never built on."""
     deeds: dict[str, Spec] = {}
     for b in range(1, 9):
@@ -287,7 +292,8 @@ def _elite_deeds() -> dict[str, Spec]:
     return deeds
 
 
-# RULES.md 4: 2000 each, a 200 kitty, round income 200 + 20 % of the shares' value, round
+# docs/rules.md, Millionaire Elite: 2000 each, a 200 kitty, round income 200 + 20 % of the shares'
+# value, round
 # tax 10 a share, shares at 100 moving 10 a point, policies 100/200/300/500, 3 branches then
 # an enterprise, no limit on buildings, interest 10 % of the full value.
 ELITE = Board(
@@ -322,7 +328,7 @@ NAMES = ["Anya", "Boris", "Vera", "Gleb", "Dasha", "Egor", "Zoya", "Ilya"]
 
 
 def half_up(numerator: int, denominator: int) -> int:
-    """The nearest whole unit, halves up (RULES.md preamble)."""
+    """The nearest whole unit, halves up (docs/rules.md preamble)."""
     return (2 * numerator + denominator) // (2 * denominator)
 
 
@@ -351,7 +357,8 @@ def level(board: Board, prop: dict[str, Any]) -> int:
 
 
 def buildings_cost(board: Board, view: dict[str, Any], slug: str) -> int:
-    """What a street's buildings cost: a hotel with the houses it replaced (RULES.md 2)."""
+    """What a street's buildings cost: a hotel with the houses it replaced (docs/rules.md,
+    short/timed game)."""
     prop = view["properties"][slug]
     house, hotel = unit_prices(board, view, slug)
     if prop["hotel"]:
@@ -360,7 +367,7 @@ def buildings_cost(board: Board, view: dict[str, Any], slug: str) -> int:
 
 
 def sale_value(board: Board, view: dict[str, Any], slug: str) -> int:
-    """Half of what the buildings cost, each half rounded up (RULES.md 1 and 2)."""
+    """Half of what the buildings cost, each half rounded up (docs/rules.md and 2)."""
     prop = view["properties"][slug]
     house, hotel = unit_prices(board, view, slug)
     if prop["hotel"]:
@@ -381,7 +388,8 @@ def shares_of(view: dict[str, Any], pid: str) -> int:
 
 def worth(board: Board, view: dict[str, Any], pid: str) -> int:
     """API.md's net worth: cash + deeds at price (mortgaged at half) + buildings at cost +
-    shares at the current price + IOUs held - IOUs owed. RULES.md 2 scores a finished game by
+    shares at the current price + IOUs held - IOUs owed. docs/rules.md, short/timed game scores a
+    finished game by
     it (hotels with their three houses in the short game, four in the timed one)."""
     total = view["balances"][pid] + shares_of(view, pid) * view.get("share_price", 0)
     for slug, prop in view["properties"].items():
@@ -434,7 +442,8 @@ def check_table(board: Board, view: dict[str, Any]) -> None:
         levels = [level(board, props[s]) for s in slugs]
         assert max(levels) - min(levels) <= 1, f"{group} stands uneven: {levels}"
         if max(levels):
-            # (An Elite plot is mortgaged once its own buildings are sold, RULES.md 4.)
+            # (An Elite plot is mortgaged once its own buildings are sold, docs/rules.md,
+            # Millionaire Elite.)
             mortgaged = [s for s in slugs if props[s]["mortgaged"]]
             assert (
                 not any(level(board, props[s]) for s in mortgaged)
@@ -1044,7 +1053,7 @@ class VariantMachine(RuleBasedStateMachine):
         assert self.moved() == ({payer: -due, owner: due} if due else {}), (body, due)
 
     def rent_due(self, slug: str, body: dict[str, Any]) -> int:
-        """RULES.md 1 (with the box's figures): the street's column, doubled bare for a whole
+        """docs/rules.md (with the box's figures): the street's column, doubled bare for a whole
         unmortgaged group; railroads and utilities by how many of the group the owner holds;
         Millionaire Elite: the amount read from the box's RENT table."""
         spec, prop = self.board.deeds[slug], self.props[slug]
@@ -1187,7 +1196,7 @@ class VariantMachine(RuleBasedStateMachine):
             due = half_up(hotel, 2) + (0 if down else hbh * half_up(house, 2))
             txn = self.submit(body)
             if txn is not None and self.board.name == "short" and slug == "boardwalk" and not down:
-                # RULES.md 2: half of the 200 hotel and of its 3 houses at 200.
+                # docs/rules.md, short/timed game: half of the 200 hotel and of its 3 houses at 200.
                 assert self.moved() == {owner: 400, "bank": -400}
         else:
             target = tops if bucket(data, 3, 1) == 0 else [slug]
@@ -1528,7 +1537,8 @@ class VariantMachine(RuleBasedStateMachine):
             if creditor == "bank" or self.elite:
                 assert prop == {"owner": "bank", "mortgaged": False, "houses": 0, "hotel": False}
             elif self.board.buildings_to_creditor:
-                # RULES.md 2: the short game hands the buildings over with the deeds.
+                # docs/rules.md, short/timed game: the short game hands the buildings over with the
+                # deeds.
                 assert prop == {**was, "owner": creditor}, (slug, prop)
             else:
                 assert prop == {**was, "owner": creditor, "houses": 0, "hotel": False}

@@ -241,7 +241,7 @@ export class Board {
 
 /**
  * Millionaire Elite's round income on passing START: the salary plus share_income_percent of
- * the current value of the player's shares (RULES.md: 200 + 20 %), rounded half up.
+ * the current value of the player's shares (docs/rules.md: 200 + 20 %), rounded half up.
  */
 export function roundIncome(params, shares, price) {
   return Number(params.salary || 0) + percent(shares * price, Number(params.share_income_percent || 0));
