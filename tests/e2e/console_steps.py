@@ -129,3 +129,18 @@ def more(page: Page, player: str, move: str) -> Locator:
     card(page, player).locator(".quick.more").click()
     page.locator("dialog .sheet-btn", has_text=move).first.click()
     return page.locator("dialog[open]")
+
+
+def transaction_keys(page: Page) -> list[str]:
+    """The Idempotency-Key of every transaction POST the page sends from now on, answered
+    or not."""
+    keys: list[str] = []
+    page.on(
+        "request",
+        lambda req: (
+            keys.append(req.headers.get("idempotency-key", ""))
+            if req.method == "POST" and req.url.endswith("/transactions")
+            else None
+        ),
+    )
+    return keys

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 from browser import chromium
-from console_steps import card, new_game, new_page, open_table, record
+from console_steps import card, new_game, new_page, open_table, record, transaction_keys
 from server import Server, serving
 from stores import Store
 
@@ -65,21 +65,6 @@ def controlled(page: Page) -> None:
         })""",
         WAIT_MS,
     )
-
-
-def transaction_keys(page: Page) -> list[str]:
-    """The Idempotency-Key of every transaction POST the page sends from now on, answered
-    or not."""
-    keys: list[str] = []
-    page.on(
-        "request",
-        lambda req: (
-            keys.append(req.headers.get("idempotency-key", ""))
-            if req.method == "POST" and req.url.endswith("/transactions")
-            else None
-        ),
-    )
-    return keys
 
 
 def salaries(server: Server, game: dict) -> int:

@@ -14,7 +14,7 @@ from collections.abc import Iterator
 
 import pytest
 from browser import chromium
-from console_steps import card, new_game, new_page, open_table
+from console_steps import card, new_game, new_page, open_table, transaction_keys
 from server import Server, serving
 from stores import Store
 
@@ -46,20 +46,6 @@ def logged(server: Server, game: dict, kind: str) -> list[dict]:
     return answer.body["items"]
 
 
-def posts_to_transactions(page: Page) -> list[str]:
-    """The Idempotency-Key of every transaction POST the page sends from now on."""
-    keys: list[str] = []
-    page.on(
-        "request",
-        lambda req: (
-            keys.append(req.headers.get("idempotency-key", ""))
-            if req.method == "POST" and req.url.endswith("/transactions")
-            else None
-        ),
-    )
-    return keys
-
-
 def tap_twice(page: Page, testid: str, gap_ms: int) -> None:
     """Two taps at the same spot, `gap_ms` apart, as a finger does."""
     box = page.get_by_test_id(testid).bounding_box()
@@ -77,7 +63,7 @@ def test_double_tap_on_go_records_one_salary(
     page = new_page(browser, request)
     game = new_game(server, "classic", ["Ann", "Bob"])
     open_table(page, server, game)
-    keys = posts_to_transactions(page)
+    keys = transaction_keys(page)
 
     tap_twice(page, "salary-p1", gap_ms)
 
@@ -143,7 +129,7 @@ def test_key_of_an_unanswered_tap_survives_a_reload(
     page = new_page(browser, request)
     game = new_game(server, "classic", ["Ann", "Bob"])
     open_table(page, server, game)
-    keys = posts_to_transactions(page)
+    keys = transaction_keys(page)
 
     def recorded_but_never_answered(route) -> None:
         route.fetch()  # the server records it...
