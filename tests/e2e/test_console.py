@@ -141,9 +141,13 @@ def test_banker_creates_a_game_and_records_rent_both_balances_change(
 
     card(page, "p2").get_by_role("button", name="Rent").click()
     page.locator("dialog .tile[data-deed=boardwalk]").click()
-    # The figure and its basis, before the banker confirms.
+    # The figure and its basis, before the banker confirms: the server's dry run (Boardwalk's
+    # printed rent, 50, not doubled: Ann does not hold Park Place, docs/rules.md#rent).
     expect(page.get_by_test_id("rent-amount")).to_have_text("Rent: $50")
-    expect(page.locator("dialog .basis-lines")).to_contain_text("whole group: no")
+    quote = page.get_by_test_id("rent-quote")
+    expect(quote.get_by_test_id("rent-quote-moves")).to_have_text("Bob → Ann: $50")
+    expect(quote.locator("dt", has_text="whole group").locator("+ dd")).to_have_text("no")
+    expect(page.get_by_test_id("record-rent")).to_have_text("Record rent $50")
     page.get_by_test_id("record-rent").click()
 
     expect(page.get_by_test_id("cash-p1")).to_have_text("$1,150")

@@ -98,7 +98,10 @@ def test_cards_collect_50_from_each_player_then_pay_the_bank_15(
     dialog = more(page, "p1", "Card")
     dialog.get_by_label("Collect from each player").check()
     dialog.locator("input[name=amount]").fill("50")
-    expect(dialog).to_contain_text("2 players × $50 = $100")
+    # Before it is recorded, the server's dry run: 50 from each of the two others.
+    expect(dialog.get_by_test_id("card-quote-moves").locator("li")).to_have_text(
+        ["Bob → Ann: $50", "Cy → Ann: $50"]
+    )
     dialog.get_by_role("button", name="Record the card").click()
     expect(page.get_by_test_id("cash-p1")).to_have_text("$1,600")  # 1500 + 2 × 50
     expect(page.get_by_test_id("cash-p2")).to_have_text("$1,450")  # 1500 - 50
@@ -137,7 +140,7 @@ def test_go_to_jail_moves_no_money_and_the_50_fine_leaves_1450(
     dialog = more(page, "p1", "Jail")
     expect(dialog).to_contain_text("Ann is in jail.")
     # docs/rules.md: leaving jail costs a 50 fine: 1500 - 50 = 1450.
-    dialog.get_by_role("button", name="Pay the fine $50").click()
+    dialog.get_by_role("button", name="Pay the fine −$50").click()
     expect(page.get_by_test_id("cash-p1")).to_have_text("$1,450")
     expect(card(page, "p1").locator(".badges")).not_to_contain_text("in jail")
     expect(page.get_by_test_id("cash-p2")).to_have_text("$1,500")

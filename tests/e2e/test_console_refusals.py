@@ -24,7 +24,7 @@ WAIT_MS = 10_000
 
 # Without Playwright, browser.chromium() skips (or fails under TABLEBANK_REQUIRE_ALL=1).
 with contextlib.suppress(ImportError):
-    from playwright.sync_api import Browser, expect
+    from playwright.sync_api import Browser, Locator, expect
 
 
 @pytest.fixture(scope="module")
@@ -50,9 +50,13 @@ def test_a_payment_beyond_the_cash_is_refused_in_russian(
     card(page, "p2").get_by_role("button", name="Платёж").click()
     page.locator("dialog select[name=to]").select_option("p1")
     page.locator("dialog input[name=amount]").fill("5000")
+    # The server's dry run says so before the tap, and the refused tap says it again.
+    said_in_russian(page.get_by_test_id("quote").locator(".problem"))
     page.get_by_test_id("record-payment").click()
+    said_in_russian(page.locator("dialog .error-slot .problem"))
 
-    problem = page.locator("dialog .problem")
+
+def said_in_russian(problem: Locator) -> None:
     expect(problem.locator(".problem-title")).to_have_text("Недостаточно наличных")
     expect(problem.locator(".problem-detail")).to_contain_text("Борис: нужно заплатить 5")
     expect(problem.locator(".problem-detail")).to_contain_text("на руках 1")

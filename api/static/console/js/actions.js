@@ -1,11 +1,15 @@
-// The banker's moves, one dialog each. Every dialog shows the figures before the banker
-// confirms, sends one POST per intent with its own Idempotency-Key (a double tap or a retry
-// records once), and shows the server's refusal where the banker is looking.
+// The banker's moves, one dialog each. Every figure a dialog shows is the server's: the dialog
+// asks what its move would record now (a dry run, quote.js) and shows that answer (the money
+// that would move and why, or the refusal) before the banker confirms. Each move sends one
+// POST per intent with its own Idempotency-Key (a double tap or a retry records once), and
+// shows the server's refusal where the banker is looking.
 
 import {h, append, replace, modal, field, select, numberInput, nextId, toast} from './dom.js';
 import {t} from './i18n.js';
-import {deedPicker, problemView, liquidationView, buildingsText, tileLine} from './views.js';
+import {deedPicker, problemView, liquidationView, buildingsText, tileLine, standingsView} from './views.js';
 import {groupClass} from './rules.js';
+import {quote, quoteBox, quoteLabel, netFor, signed} from './quote.js';
+import {unreachable} from './api.js';
 
 /** Reads a whole amount from an input; marks the input and says why when it is not one. */
 function amountOf(input, errorBox, {min = 1, optional = false} = {}) {
@@ -22,20 +26,51 @@ function amountOf(input, errorBox, {min = 1, optional = false} = {}) {
   return value;
 }
 
+/** The whole amount in an input, or null when there is none yet (for a quote: no message). */
+function typed(input, min = 1) {
+  const raw = input.value.trim();
+  const value = Number(raw);
+  return raw !== '' && Number.isInteger(value) && value >= min ? value : null;
+}
+
 /**
  * A dialog recording transactions. `render(body, form)` builds the content; `form.button(label,
  * makeBody)` makes a button that records what `makeBody()` returns (undefined: not yet valid).
- * Each button holds one Idempotency-Key for the life of the dialog.
+ * Each move is one intent with one Idempotency-Key (intents.js).
+ *
+ * `pending`: this dialog raises money for a move the rules refused for want of cash (a rent of
+ * 2,000 that Bob cannot pay yet): it stays open after each move recorded, drawn again with the
+ * new state, and shows the pending move as the server would record it now, with a button that
+ * records it and closes both dialogs.
  */
-export function txnDialog(ctx, title, render, {wide = false} = {}) {
+export function txnDialog(ctx, title, render, {wide = false, pending = null} = {}) {
   return modal(title, (body, dialog) => {
     const errorBox = h('div', {class: 'error-slot'});
     const memo = h('input', {type: 'text', name: 'memo', maxlength: 500, autocomplete: 'off'});
+    const pendingSlot = h('div', {class: 'pending-slot'});
+    const draw = () => {
+      replace(body);
+      if (pending) body.append(pendingSlot);
+      render(body, form);
+      body.append(errorBox);
+      if (pending) drawPending();
+    };
+    const drawPending = () => {
+      const box = quoteBox(ctx, () => pending.payload, {testid: 'pending-quote', basis: false,
+        problemOptions: {}, onAnswer: (answer) => { now.disabled = !(answer && answer.txn); }});
+      const now = form.button(pending.label, () => pending.payload, {testid: 'pending-record', then: () => {
+        if (pending.dialog.open) pending.dialog.close();
+      }});
+      now.disabled = true;
+      replace(pendingSlot, h('section', {class: 'pending'}, h('h3', {class: 'sub'}, t('pending_move')),
+        h('p', {class: 'muted small'}, t('pending_hint')), box.el, h('div', {class: 'actions'}, now)));
+      box.now();
+    };
     const form = {
       errorBox,
       dialog,
       memoField: () => field(t('memo'), memo, t('memo_hint')),
-      button(label, makeBody, {cls = 'primary', testid} = {}) {
+      button(label, makeBody, {cls = 'primary', testid, then} = {}) {
         let busy = false;
         const btn = h('button', {type: 'button', class: cls, dataset: testid ? {testid} : undefined, onclick: async () => {
           if (busy) return;
@@ -49,10 +84,15 @@ export function txnDialog(ctx, title, render, {wide = false} = {}) {
           try {
             const txn = await recordOnce(ctx, payload, {ask: true});
             if (!txn) return;
-            dialog.close();
-            ctx.after(txn);
+            // Raising money for a pending move: stay, drawn again with what changed.
+            const stay = pending && !then && !txn.queued;
+            if (!stay) dialog.close();
+            if (then) then(txn);
+            await ctx.after(txn);
+            if (stay && dialog.open) draw();
           } catch (err) {
-            replace(errorBox, problemView(ctx, err, {onLiquidation: ctx.raiseButtons ? (pid) => ctx.raiseButtons(pid, dialog) : null}));
+            replace(errorBox, problemView(ctx, err, {onLiquidation: ctx.raiseButtons
+              ? (pid, params) => ctx.raiseButtons(pid, {dialog, params, payload, label: btn.textContent}) : null}));
             markFields(body, err);
             errorBox.scrollIntoView({block: 'nearest'});
           } finally {
@@ -64,8 +104,7 @@ export function txnDialog(ctx, title, render, {wide = false} = {}) {
         return btn;
       },
     };
-    render(body, form);
-    body.append(errorBox);
+    draw();
   }, {wide});
 }
 
@@ -131,15 +170,36 @@ function markFields(root, err) {
   if (first) first.focus();
 }
 
+/**
+ * The fields a quote's 422 asks for (a utility's dice, an Elite plot's rent or price): each
+ * of them is shown, and the quote says what to fill in instead of a refusal. True when the
+ * answer asked for nothing but those fields.
+ */
+function asksFor(answer, fields) {
+  const errors = answer && answer.problem && answer.problem.status === 422 && answer.problem.body.errors;
+  if (!errors) return false;
+  const names = Object.keys(errors).map((n) => n.split('.').pop());
+  if (!names.every((n) => n in fields)) return false;
+  for (const n of names) fields[n].hidden = false;
+  return true;
+}
+
+/** Whether the pot takes money: the Free Parking house rule, or Millionaire Elite's kitty. */
+function potOpen(ctx) {
+  return Boolean(ctx.game.options && ctx.game.options.free_parking_pot) || ctx.board.elite;
+}
+
+/** Players still in the game (a bankrupt neither pays nor is paid), the Bank, the pot. */
 function playerSelect(ctx, value, {exclude = [], bank = false, pot = false, name} = {}) {
   const opts = ctx.activePlayers().filter((p) => !exclude.includes(p.id)).map((p) => [p.id, p.name]);
   if (bank) opts.push(['bank', t('bank')]);
-  if (pot && 'pot' in ctx.game.balances) opts.push(['pot', ctx.name('pot')]);
+  if (pot && potOpen(ctx) && 'pot' in ctx.game.balances) opts.push(['pot', ctx.name('pot')]);
   return select(opts, value, {name});
 }
 
-function preview() {
-  return h('div', {class: 'preview', 'aria-live': 'polite'});
+function choose(form) {
+  replace(form.errorBox, h('p', {class: 'problem', role: 'alert'}, t('choose_deed')));
+  return undefined;
 }
 
 // -- payments -----------------------------------------------------------------------------
@@ -150,7 +210,13 @@ export function payDialog(ctx, player) {
     const others = ctx.activePlayers().find((p) => p.id !== player);
     const to = playerSelect(ctx, player === 'bank' ? others?.id : 'bank', {bank: true, pot: true, name: 'to'});
     const amount = numberInput({name: 'amount', min: 1, required: true});
-    body.append(field(t('from'), from), field(t('to'), to), field(t('amount'), amount), form.memoField(),
+    const payload = () => {
+      const a = typed(amount);
+      return a !== null && from.value !== to.value ? {type: 'payment', from: from.value, to: to.value, amount: a} : null;
+    };
+    const view = quoteBox(ctx, payload, {basis: false});
+    [from, to, amount].forEach((el) => el.addEventListener('input', view.refresh));
+    body.append(field(t('from'), from), field(t('to'), to), field(t('amount'), amount), view.el, form.memoField(),
       h('div', {class: 'actions'}, form.button(t('record_payment'), () => {
         const value = amountOf(amount, form.errorBox);
         if (value === undefined) return undefined;
@@ -174,63 +240,62 @@ export function rentDialog(ctx, payer) {
     const amount = numberInput({name: 'amount', min: 0});
     const amountField = field(t('rent_amount'), amount, t('rent_amount_hint'));
     amountField.hidden = true;
-    const view = preview();
-    const button = form.button(t('record_rent'), () => {
-      if (!deedId) { replace(form.errorBox, h('p', {class: 'problem', role: 'alert'}, t('choose_deed'))); return undefined; }
+    const payload = () => {
+      if (!deedId) return null;
       const out = {type: 'rent', payer: payerSel.value, property: deedId};
-      if (!diceField.hidden) {
-        const d = amountOf(dice, form.errorBox, {min: 2});
-        if (d === undefined) return undefined;
-        out.dice = d;
-      }
+      if (!diceField.hidden && typed(dice, 2) !== null) out.dice = typed(dice, 2);
       if (Number(multiplier.value) > 1) out.multiplier = Number(multiplier.value);
-      if (!amountField.hidden && amount.value.trim()) {
-        const a = amountOf(amount, form.errorBox, {min: 0});
-        if (a === undefined) return undefined;
-        out.amount = a;
-      }
+      if (!amountField.hidden && typed(amount, 0) !== null) out.amount = typed(amount, 0);
+      return out;
+    };
+    const button = form.button(t('record_rent'), () => {
+      if (!deedId) return choose(form);
+      const out = payload();
+      if (!diceField.hidden && out.dice === undefined && amountOf(dice, form.errorBox, {min: 2}) === undefined) return undefined;
+      if (!amountField.hidden && out.amount === undefined && amountOf(amount, form.errorBox, {min: 0}) === undefined) return undefined;
       return out;
     }, {testid: 'record-rent'});
-    const update = () => {
-      replace(view);
-      if (!deedId) { button.textContent = t('record_rent'); return; }
-      const r = ctx.board.rent(ctx.game, deedId, {dice: Number(dice.value) || null, multiplier: Number(multiplier.value)});
-      diceField.hidden = !r.needsDice;
-      const prop = ctx.game.properties[deedId];
-      view.append(h('p', {class: 'preview-title'}, `${ctx.deedName(deedId)} · ${t('owner')}: ${ctx.name(prop.owner)}`));
-      if (r.noRent) {
-        view.append(h('p', {class: 'warn'}, t(`norent_${r.noRent}`)));
-      }
-      const lines = r.lines.map(([k, v]) => h('li', {}, `${t(`b_${k}`, {}, k)}: ${typeof v === 'boolean' ? (v ? t('yes') : t('no')) : (k === 'base_rent' ? ctx.money(v) : v)}`));
-      if (lines.length) view.append(h('ul', {class: 'basis-lines'}, lines));
-      amountField.hidden = r.amount !== null || r.needsDice || Boolean(r.noRent);
-      if (r.amount !== null) {
-        view.append(h('p', {class: 'preview-amount', dataset: {testid: 'rent-amount'}}, `${t('rent')}: ${ctx.money(r.amount)}`));
-        button.textContent = `${t('record_rent')} ${ctx.money(r.amount)}`;
-      } else {
-        if (!r.needsDice && !r.noRent) view.append(h('p', {class: 'muted small'}, t('rent_server_computes')));
+    const title = h('p', {class: 'preview-title'});
+    const view = quoteBox(ctx, payload, {
+      testid: 'rent-quote',
+      problemOptions: {onLiquidation: ctx.raiseButtons
+        ? (pid, params) => ctx.raiseButtons(pid, {dialog: form.dialog, params, payload: payload(), label: button.textContent}) : null},
+      onAnswer: (answer) => {
         button.textContent = t('record_rent');
-      }
+        if (answer && answer.txn) {
+          const rent = -netFor(answer.txn, payerSel.value);
+          button.textContent = `${t('record_rent')} ${ctx.money(rent)}`;
+          view.el.prepend(h('p', {class: 'preview-amount', dataset: {testid: 'rent-amount'}}, `${t('rent')}: ${ctx.money(rent)}`));
+        } else if (asksFor(answer, {dice: diceField, amount: amountField})) {
+          replace(view.el, h('p', {class: 'muted small', dataset: {testid: 'rent-needs'}}, t(!amountField.hidden ? 'rent_enter_amount' : 'rent_enter_dice')));
+        }
+      },
+    });
+    const pick = (id) => {
+      deedId = id;
+      diceField.hidden = true;
+      amountField.hidden = true;
+      const prop = ctx.game.properties[id];
+      replace(title, `${ctx.deedName(id)} · ${t('owner')}: ${ctx.name(prop.owner)}`);
+      view.now();
     };
-    const picker = deedPicker(ctx, {
+    const picker = () => deedPicker(ctx, {
       label: t('deed_landed_on'),
       eligible: (d, p) => p.owner !== 'bank' && p.owner !== payerSel.value,
-      onChange: (id) => { deedId = id; update(); },
+      onChange: pick,
     });
-    const pickerSlot = h('div', {}, picker);
+    const pickerSlot = h('div', {}, picker());
     payerSel.addEventListener('change', () => {
       deedId = null;
-      replace(pickerSlot, deedPicker(ctx, {
-        label: t('deed_landed_on'),
-        eligible: (d, p) => p.owner !== 'bank' && p.owner !== payerSel.value,
-        onChange: (id) => { deedId = id; update(); },
-      }));
-      update();
+      replace(title);
+      replace(pickerSlot, picker());
+      view.now();
     });
-    dice.addEventListener('input', update);
-    multiplier.addEventListener('change', update);
+    dice.addEventListener('input', view.refresh);
+    amount.addEventListener('input', view.refresh);
+    multiplier.addEventListener('change', view.refresh);
     body.append(field(t('payer'), payerSel), h('h3', {class: 'sub'}, t('deed_landed_on')), pickerSlot,
-      diceField, field(t('multiplier'), multiplier, t('multiplier_hint')), amountField, view, form.memoField(),
+      diceField, field(t('multiplier'), multiplier, t('multiplier_hint')), amountField, title, view.el, form.memoField(),
       h('div', {class: 'actions'}, button));
   }, {wide: true});
 }
@@ -244,26 +309,30 @@ export function buyDialog(ctx, player) {
     const price = numberInput({name: 'price', min: 1});
     const priceField = field(t('price'), price, t('price_hint'));
     priceField.hidden = true;
-    const button = form.button(t('buy'), () => {
-      if (!deedId) { replace(form.errorBox, h('p', {class: 'problem', role: 'alert'}, t('choose_deed'))); return undefined; }
+    const payload = () => {
+      if (!deedId) return null;
       const out = {type: 'buy', player: who.value, property: deedId};
-      if (!priceField.hidden) {
-        const p = amountOf(price, form.errorBox);
-        if (p === undefined) return undefined;
-        out.price = p;
-      }
+      if (!priceField.hidden && typed(price) !== null) out.price = typed(price);
+      return out;
+    };
+    const button = form.button(t('buy'), () => {
+      if (!deedId) return choose(form);
+      const out = payload();
+      if (!priceField.hidden && out.price === undefined && amountOf(price, form.errorBox) === undefined) return undefined;
       return out;
     }, {testid: 'record-buy'});
+    const view = quoteBox(ctx, payload, {testid: 'buy-quote', onAnswer: (answer) => {
+      button.textContent = deedId ? `${t('buy')} ${ctx.deedName(deedId)}` : t('buy');
+      if (answer && answer.txn) button.textContent += ` ${ctx.money(-netFor(answer.txn, who.value))}`;
+      else if (asksFor(answer, {price: priceField})) replace(view.el, h('p', {class: 'muted small'}, t('enter_price')));
+    }});
     const picker = deedPicker(ctx, {
       eligible: (d, p) => p.owner === 'bank',
-      onChange: (id) => {
-        deedId = id;
-        const printed = ctx.price(ctx.board.deed(id));
-        priceField.hidden = printed !== null;
-        button.textContent = printed !== null ? `${t('buy')} ${ctx.deedName(id)} ${ctx.money(printed)}` : `${t('buy')} ${ctx.deedName(id)}`;
-      },
+      onChange: (id) => { deedId = id; priceField.hidden = true; view.now(); },
     });
-    body.append(field(t('buyer'), who), picker, priceField, form.memoField(), h('div', {class: 'actions'}, button));
+    who.addEventListener('change', view.refresh);
+    price.addEventListener('input', view.refresh);
+    body.append(field(t('buyer'), who), picker, priceField, view.el, form.memoField(), h('div', {class: 'actions'}, button));
   }, {wide: true});
 }
 
@@ -272,19 +341,25 @@ export function auctionDialog(ctx, deedPreset = null) {
     let deedId = deedPreset;
     const winner = playerSelect(ctx, ctx.activePlayers()[0]?.id, {name: 'winner'});
     const bid = numberInput({name: 'bid', min: 1});
-    const view = preview();
+    const printed = h('div', {});
+    const payload = () => (deedId && typed(bid) !== null ? {type: 'auction', property: deedId, winner: winner.value, bid: typed(bid)} : null);
+    const view = quoteBox(ctx, payload, {testid: 'auction-quote'});
     const picker = deedPicker(ctx, {
       selected: deedPreset ? [deedPreset] : [],
       eligible: (d, p) => p.owner === 'bank' || (ctx.board.elite && d.kind === 'plot'),
       onChange: (id) => {
         deedId = id;
-        const printed = ctx.price(ctx.board.deed(id));
-        replace(view, printed !== null ? h('p', {}, `${t('printed_price')}: ${ctx.money(printed)}`) : null);
+        // The figure printed on the deed, for the bidding (the ledger records the bid).
+        const p = ctx.price(ctx.board.deed(id));
+        replace(printed, p !== null ? h('p', {}, `${t('printed_price')}: ${ctx.money(p)}`) : null);
+        view.now();
       },
     });
-    body.append(picker, view, field(t('winner'), winner), field(t('winning_bid'), bid, t('no_bid_hint')), form.memoField(),
+    winner.addEventListener('change', view.refresh);
+    bid.addEventListener('input', view.refresh);
+    body.append(picker, printed, field(t('winner'), winner), field(t('winning_bid'), bid, t('no_bid_hint')), view.el, form.memoField(),
       h('div', {class: 'actions'}, form.button(t('record_auction'), () => {
-        if (!deedId) { replace(form.errorBox, h('p', {class: 'problem', role: 'alert'}, t('choose_deed'))); return undefined; }
+        if (!deedId) return choose(form);
         const b = amountOf(bid, form.errorBox);
         if (b === undefined) return undefined;
         return {type: 'auction', property: deedId, winner: winner.value, bid: b};
@@ -292,42 +367,77 @@ export function auctionDialog(ctx, deedPreset = null) {
   }, {wide: true});
 }
 
-export function mortgageDialog(ctx, player) {
+/** A refusal in a row of moves, in place of the move's button: the reason, in words. */
+function refusedNote(ctx, problem) {
+  return h('span', {class: 'muted small refused-note'}, t(`e_${problem.code}`, {}, t('refused')));
+}
+
+export function mortgageDialog(ctx, player, {pending = null} = {}) {
   txnDialog(ctx, t('a_mortgage'), (body, form) => {
     const deeds = ctx.board.deedsOf(ctx.game, player);
     if (!deeds.length) { body.append(h('p', {class: 'muted'}, t('no_deeds'))); return; }
     const list = h('ul', {class: 'deed-rows'});
     for (const d of deeds) {
       const prop = ctx.game.properties[d.id];
-      const row = h('li', {class: `deed-row ${groupClass(ctx.board, d.group)}`},
+      const row = h('li', {class: `deed-row ${groupClass(ctx.board, d.group)}`, dataset: {deed: d.id}},
         h('span', {class: 'swatch', 'aria-hidden': 'true'}), h('span', {class: 'grow'}, d.name, h('small', {class: 'muted'}, ` ${tileLine(ctx, d, prop)}`)));
+      const refused = (btn) => (problem) => btn.replaceWith(refusedNote(ctx, problem));
       if (prop.mortgaged) {
-        const cost = ctx.board.unmortgageCost({...d, price: ctx.price(d)});
-        row.append(form.button(cost !== null ? `${t('unmortgage')} −${ctx.money(cost)}` : t('unmortgage'),
-          () => ({type: 'unmortgage', property: d.id}), {cls: 'secondary'}));
-      } else if (ctx.board.groupBuilt(ctx.game, d.id)) {
-        row.append(h('span', {class: 'muted small'}, t('sell_buildings_first')));
-      } else {
-        const mv = d.mortgage_value ?? (ctx.price(d) !== null ? Math.floor(ctx.price(d) / 2) : null);
-        const price = d.mortgage_value === null || d.mortgage_value === undefined ? numberInput({name: 'price', min: 1, 'aria-label': t('price')}) : null;
-        if (price && ctx.price(d) === null) row.append(price);
-        row.append(form.button(mv !== null ? `${t('mortgage')} +${ctx.money(mv)}` : t('mortgage'), () => {
-          const out = {type: 'mortgage', property: d.id};
-          if (price && ctx.price(d) === null) {
-            const p = amountOf(price, form.errorBox);
-            if (p === undefined) return undefined;
-            out.price = p;
-          }
-          return out;
+        const payload = {type: 'unmortgage', property: d.id};
+        const btn = form.button(t('unmortgage'), () => payload, {cls: 'secondary'});
+        row.append(quoteLabel(ctx, btn, t('unmortgage'), payload, player, {onRefused: refused(btn)}));
+      } else if (ctx.price(d) === null) {
+        // No printed price (a Millionaire Elite plot): the banker enters it with the mortgage.
+        const price = numberInput({name: 'price', min: 1, 'aria-label': t('price')});
+        row.append(price, form.button(t('mortgage'), () => {
+          const p = amountOf(price, form.errorBox);
+          return p === undefined ? undefined : {type: 'mortgage', property: d.id, price: p};
         }, {cls: 'secondary'}));
+      } else {
+        const payload = {type: 'mortgage', property: d.id};
+        const btn = form.button(t('mortgage'), () => payload, {cls: 'secondary'});
+        row.append(quoteLabel(ctx, btn, t('mortgage'), payload, player, {onRefused: refused(btn)}));
       }
       list.append(row);
     }
     body.append(list);
-  }, {wide: true});
+  }, {wide: true, pending});
 }
 
-export function buildDialog(ctx, player) {
+/**
+ * The building moves a banker may want on a group, as requests: a house or a hotel on each
+ * street, a sale of each, a house on every street at the lowest level, everything sold. Which
+ * of them the rules allow now, and what each costs or brings, is the server's answer.
+ */
+function buildingRequests(ctx, deeds) {
+  const props = deeds.map((d) => ctx.game.properties[d.id]);
+  const levels = props.map((p) => (p.hotel ? ctx.board.hbh() + 1 : p.houses));
+  const build = [];
+  const sell = [];
+  deeds.forEach((deed, i) => {
+    const p = props[i];
+    if (!p.hotel) build.push({kind: 'house', deed, orders: [{property: deed.id, houses: 1}]});
+    if (!p.hotel && p.houses === ctx.board.hbh()) build.push({kind: 'hotel', deed, orders: [{property: deed.id, hotel: true}]});
+    if (p.houses > 0) sell.push({kind: 'house', deed, orders: [{property: deed.id, houses: 1}]});
+    if (p.hotel) {
+      sell.push({kind: 'break_down', deed, orders: [{property: deed.id, hotel: true, break_down: true}]});
+      sell.push({kind: 'hotel', deed, orders: [{property: deed.id, hotel: true}]});
+    }
+  });
+  const low = Math.min(...levels);
+  const lowStreets = deeds.filter((_, i) => levels[i] === low && !props[i].hotel);
+  if (lowStreets.length > 1) build.push({kind: 'row', orders: lowStreets.map((d) => ({property: d.id, houses: 1}))});
+  const built = deeds.filter((_, i) => props[i].houses || props[i].hotel);
+  if (built.length > 1 || (built.length === 1 && ctx.game.properties[built[0].id].houses > 1)) {
+    sell.push({kind: 'all', orders: built.map((d) => {
+      const p = ctx.game.properties[d.id];
+      return p.hotel ? {property: d.id, hotel: true} : {property: d.id, houses: p.houses};
+    })});
+  }
+  return {build, sell};
+}
+
+export function buildDialog(ctx, player, {pending = null} = {}) {
   txnDialog(ctx, t('a_build'), (body, form) => {
     const groups = ctx.board.buildableGroups(ctx.game, player);
     const supply = ctx.game.bank || {};
@@ -344,58 +454,102 @@ export function buildDialog(ctx, player) {
       return orders.map((o) => ({...o, price: p}));
     };
     for (const {group, deeds, mortgaged} of groups) {
-      const moves = ctx.board.groupMoves(ctx.game, group);
+      const moves = buildingRequests(ctx, deeds);
       const section = h('section', {class: `group-moves ${groupClass(ctx.board, group)}`},
         h('h3', {}, h('span', {class: 'swatch', 'aria-hidden': 'true'}), ' ', deeds.map((d) => d.name).join(' · ')),
         h('ul', {class: 'levels'}, deeds.map((d) => h('li', {}, `${d.name}: ${buildingsText(ctx.game.properties[d.id]) || t('no_buildings')}`))));
       if (mortgaged) section.append(h('p', {class: 'warn'}, t('group_mortgaged')));
       const buildRow = h('div', {class: 'moves'});
+      const sellRow = h('div', {class: 'moves'});
+      const asked = [];
+      const offer = (row, label, payload, makeBody) => {
+        const btn = form.button(label, makeBody, {cls: 'secondary'});
+        row.append(btn);
+        // A move the rules refuse now (uneven, no supply, mortgaged) is not offered at all.
+        asked.push(quote(ctx, payload).then((answer) => {
+          if (answer.txn) btn.textContent = `${label} ${signed(ctx, netFor(answer.txn, player))}`;
+          else if (!unreachable(answer.problem) && answer.problem.status !== 422) btn.remove();
+        }));
+      };
       for (const m of moves.build) {
-        const label = m.kind === 'row' ? `${t('house_on_each')} −${ctx.money(m.amount)}`
-          : m.kind === 'hotel' ? `${t('hotel_on', {deed: m.deed.name})} −${ctx.money(m.amount)}`
-            : `${t('house_on', {deed: m.deed.name})} −${ctx.money(m.amount)}`;
-        buildRow.append(form.button(label, () => {
+        const label = m.kind === 'row' ? t('house_on_each') : m.kind === 'hotel' ? t('hotel_on', {deed: m.deed.name}) : t('house_on', {deed: m.deed.name});
+        offer(buildRow, label, {type: 'build', orders: m.orders}, () => {
           const orders = withPrice(m.orders);
           return orders && {type: 'build', orders};
-        }, {cls: 'secondary'}));
+        });
       }
-      const sellRow = h('div', {class: 'moves'});
       for (const m of moves.sell) {
         const label = m.kind === 'all' ? t('sell_all_group')
           : m.kind === 'break_down' ? t('break_down_on', {deed: m.deed.name})
             : m.kind === 'hotel' ? t('sell_hotel_on', {deed: m.deed.name})
               : t('sell_house_on', {deed: m.deed.name});
-        sellRow.append(form.button(`${label} +${ctx.money(m.amount)}`, () => ({type: 'sell_buildings', orders: m.orders}), {cls: 'secondary'}));
+        const payload = {type: 'sell_buildings', orders: m.orders};
+        offer(sellRow, label, payload, () => payload);
       }
-      if (moves.build.length) section.append(h('h4', {}, t('build')), buildRow);
-      if (moves.sell.length) section.append(h('h4', {}, t('sell')), sellRow);
-      if (!moves.build.length && !moves.sell.length) section.append(h('p', {class: 'muted small'}, t('no_legal_moves')));
+      const buildHead = h('h4', {}, t('build'));
+      const sellHead = h('h4', {}, t('sell'));
+      const none = h('p', {class: 'muted small', hidden: true}, t('no_legal_moves'));
+      section.append(buildHead, buildRow, sellHead, sellRow, none);
+      Promise.all(asked).then(() => {
+        buildHead.hidden = !buildRow.children.length;
+        buildRow.hidden = !buildRow.children.length;
+        sellHead.hidden = !sellRow.children.length;
+        sellRow.hidden = !sellRow.children.length;
+        none.hidden = Boolean(buildRow.children.length || sellRow.children.length);
+      });
       body.append(section);
     }
     body.append(h('details', {}, h('summary', {}, t('more_fields')), field(t('price_per_building'), price, t('price_per_building_hint'))));
-  }, {wide: true});
+  }, {wide: true, pending});
 }
 
 // -- taxes, cards, jail ------------------------------------------------------------------
+
+/**
+ * A choice button whose big figure is the server's: what the move would take from (or give
+ * to) `account`, filled in when the answer comes; a move the rules refuse says why.
+ */
+function quotedChoice(ctx, form, payload, account, small, {testid, showWorth = false} = {}) {
+  const big = h('span', {class: 'big'}, '…');
+  const note = h('small', {}, small);
+  const btn = form.button(h('span', {}, big, note), () => payload, {cls: 'choice', testid});
+  quote(ctx, payload).then((answer) => {
+    if (answer.txn) {
+      replace(big, ctx.money(Math.abs(netFor(answer.txn, account))));
+      btn.dataset.quoted = String(netFor(answer.txn, account));
+      const b = answer.txn.basis || {};
+      if (showWorth && b.percent !== undefined && b.total_worth !== undefined) replace(note, `${b.percent} % · ${ctx.money(b.total_worth)}`);
+    } else if (!unreachable(answer.problem)) {
+      replace(big, '—');
+      replace(note, t(`e_${answer.problem.code}`, {}, t('refused')));
+    }
+  });
+  return btn;
+}
 
 export function taxDialog(ctx, player) {
   txnDialog(ctx, t('a_tax'), (body, form) => {
     const who = playerSelect(ctx, player, {name: 'player'});
     const slot = h('div', {});
+    const params = ctx.board.params;
+    const options = ctx.game.options || {};
     const draw = () => {
       const pid = who.value;
-      const it = ctx.board.incomeTax(ctx.game, pid, ctx.game.options);
-      const lux = ctx.board.luxuryTax(ctx.game.options);
-      const income = h('section', {class: 'tax'}, h('h3', {}, t('income_tax')),
-        h('p', {class: 'small'}, t('tax_worth', {cash: ctx.money(ctx.game.balances[pid]), worth: ctx.money(it.worth)})),
-        h('div', {class: 'choice-row'},
-          it.allowed.includes('flat') ? form.button(h('span', {}, h('span', {class: 'big'}, ctx.money(it.flat)), h('small', {}, t('flat'))),
-            () => ({type: 'tax', player: pid, tax: 'income', ...(ctx.game.options.income_tax === 'choice' || !ctx.game.options.income_tax ? {choice: 'flat'} : {})}), {cls: 'choice', testid: 'tax-flat'}) : null,
-          it.allowed.includes('percent') ? form.button(h('span', {}, h('span', {class: 'big'}, ctx.money(it.percent)), h('small', {}, `${it.pct} % · ${ctx.money(it.worth)}`)),
-            () => ({type: 'tax', player: pid, tax: 'income', ...(ctx.game.options.income_tax === 'choice' || !ctx.game.options.income_tax ? {choice: 'percent'} : {})}), {cls: 'choice', testid: 'tax-percent'}) : null));
-      const luxury = h('section', {class: 'tax'}, h('h3', {}, t('luxury_tax')),
-        form.button(`${t('luxury_tax')} ${ctx.money(lux)}`, () => ({type: 'tax', player: pid, tax: 'luxury'}), {cls: 'secondary'}));
-      replace(slot, it.flat || it.pct ? income : null, lux ? luxury : null);
+      // Which ways to pay the house rules leave open (the option as the game was set up).
+      const mode = options.income_tax || 'choice';
+      const ways = mode === 'choice' ? ['flat', 'percent'] : [mode];
+      const income = params.income_tax_flat || params.income_tax_percent
+        ? h('section', {class: 'tax'}, h('h3', {}, t('income_tax')),
+          h('p', {class: 'small'}, t('tax_cash', {cash: ctx.money(ctx.game.balances[pid])})),
+          h('div', {class: 'choice-row'}, ways.map((way) => quotedChoice(ctx, form,
+            {type: 'tax', player: pid, tax: 'income', ...(mode === 'choice' ? {choice: way} : {})}, pid,
+            way === 'flat' ? t('flat') : t('percent_of_worth'), {testid: `tax-${way}`, showWorth: way === 'percent'}))))
+        : null;
+      const luxury = (options.luxury_tax ?? params.luxury_tax)
+        ? h('section', {class: 'tax'}, h('h3', {}, t('luxury_tax')), h('div', {class: 'choice-row'},
+          quotedChoice(ctx, form, {type: 'tax', player: pid, tax: 'luxury'}, pid, t('flat'), {testid: 'tax-luxury'})))
+        : null;
+      replace(slot, income, luxury);
     };
     who.addEventListener('change', draw);
     draw();
@@ -416,30 +570,29 @@ export function cardDialog(ctx, player) {
     const amountField = field(t('amount'), amount);
     const repairs = h('div', {class: 'grid2'}, field(t('per_house'), perHouse), field(t('per_hotel'), perHotel));
     repairs.hidden = true;
-    const view = preview();
+    const payload = () => {
+      const out = {type: 'card', player: who.value, effect};
+      if (effect === 'repairs') {
+        if (typed(perHouse, 0) === null || typed(perHotel, 0) === null) return null;
+        return {...out, per_house: typed(perHouse, 0), per_hotel: typed(perHotel, 0)};
+      }
+      return typed(amount) === null ? null : {...out, amount: typed(amount)};
+    };
+    const view = quoteBox(ctx, payload, {testid: 'card-quote'});
     const update = () => {
       amountField.hidden = effect === 'repairs';
       repairs.hidden = effect !== 'repairs';
-      const others = ctx.activePlayers().filter((p) => p.id !== who.value).length;
-      const a = Number(amount.value) || 0;
-      let text = '';
-      if (effect === 'repairs') {
-        const {houses, hotels} = ctx.board.buildingsOf(ctx.game, who.value);
-        text = t('repairs_preview', {houses, hotels, amount: ctx.money(houses * (Number(perHouse.value) || 0) + hotels * (Number(perHotel.value) || 0))});
-      } else if (effect === 'collect_from_each' || effect === 'pay_each') {
-        text = t('each_preview', {n: others, amount: ctx.money(a), total: ctx.money(a * others)});
-      }
-      replace(view, text ? h('p', {}, text) : null);
+      view.refresh();
     };
     const radios = h('fieldset', {class: 'radios'}, h('legend', {}, t('card_effect')), EFFECTS.map((e) => {
       const id = nextId('eff');
       return h('div', {class: 'radio'}, h('input', {type: 'radio', name, id, value: e, checked: e === effect,
         onchange: () => { effect = e; update(); }}), h('label', {for: id}, t(`effect_${e}`)));
     }));
-    [amount, perHouse, perHotel].forEach((i) => i.addEventListener('input', update));
-    who.addEventListener('change', update);
+    [amount, perHouse, perHotel].forEach((i) => i.addEventListener('input', view.refresh));
+    who.addEventListener('change', view.refresh);
     update();
-    body.append(field(t('player'), who), radios, amountField, repairs, view, form.memoField(),
+    body.append(field(t('player'), who), radios, amountField, repairs, view.el, form.memoField(),
       h('div', {class: 'actions'}, form.button(t('record_card'), () => {
         const out = {type: 'card', player: who.value, effect};
         if (effect === 'repairs') {
@@ -461,11 +614,11 @@ export function cardDialog(ctx, player) {
 export function jailDialog(ctx, player) {
   const p = ctx.byId.get(player);
   txnDialog(ctx, `${t('a_jail')}: ${p.name}`, (body, form) => {
-    const fine = ctx.board.params.jail_fine ?? 50;
     body.append(h('p', {}, p.in_jail ? t('is_in_jail', {name: p.name}) : t('not_in_jail', {name: p.name})));
     const row = h('div', {class: 'moves'});
     if (!p.in_jail) row.append(form.button(t('go_to_jail'), () => ({type: 'go_to_jail', player})));
-    row.append(form.button(`${t('pay_fine')} ${ctx.money(fine)}`, () => ({type: 'jail_fine', player}), {cls: 'secondary'}));
+    const fine = {type: 'jail_fine', player};
+    row.append(quoteLabel(ctx, form.button(t('pay_fine'), () => fine, {cls: 'secondary'}), t('pay_fine'), fine, player));
     if (p.in_jail) row.append(form.button(t('leave_jail_doubles'), () => ({type: 'leave_jail', player}), {cls: 'secondary'}));
     for (const deck of ['chance', 'community_chest']) {
       const holder = (ctx.game.jail_cards || {})[deck];
@@ -488,22 +641,38 @@ export function tradeDialog(ctx, player) {
     const legs = [];
     const legsBox = h('div', {class: 'legs'});
     const unmortgageBox = h('div', {});
-    const summary = preview();
+    const summary = h('div', {class: 'preview'});
     const lifted = new Set();
+
+    /** The trade as a request, or null while it is not one yet (no message: a quote). */
+    const payload = () => {
+      const out = [];
+      for (const leg of legs) {
+        const raw = leg.cashInput.value.trim();
+        if (raw && (!Number.isInteger(Number(raw)) || Number(raw) < 0)) return null;
+        const b = leg.body();
+        if (b.from === b.to) return null;
+        if (b.cash || b.properties || b.jail_cards) out.push(b);
+      }
+      if (!out.length) return null;
+      const request = {type: 'trade', legs: out};
+      if (lifted.size) request.unmortgage = [...lifted];
+      return request;
+    };
+    const view = quoteBox(ctx, payload, {testid: 'trade-quote'});
 
     const refresh = () => {
       const mortgaged = legs.flatMap((leg) => leg.deeds()).filter((id) => ctx.game.properties[id].mortgaged);
       for (const id of [...lifted]) if (!mortgaged.includes(id)) lifted.delete(id);
+      // A mortgaged deed received: lift it now or keep it mortgaged; the quote shows the cost.
       replace(unmortgageBox, mortgaged.length ? h('fieldset', {}, h('legend', {}, t('lift_at_once')), mortgaged.map((id) => {
         const cid = nextId('um');
-        const d = ctx.board.deed(id);
-        const fee = ctx.board.mortgageFee({...d, price: ctx.price(d)});
-        const cost = ctx.board.unmortgageCost({...d, price: ctx.price(d)});
         return h('div', {class: 'check'}, h('input', {type: 'checkbox', id: cid, checked: lifted.has(id),
           onchange: (ev) => { if (ev.target.checked) lifted.add(id); else lifted.delete(id); refresh(); }}),
-        h('label', {for: cid}, `${d.name}: ${lifted.has(id) ? t('lift_cost', {amount: ctx.money(cost ?? 0)}) : t('interest_now', {amount: ctx.money(fee ?? 0)})}`));
+        h('label', {for: cid}, `${ctx.deedName(id)}: ${lifted.has(id) ? t('lift_now') : t('keep_mortgaged')}`));
       })) : null);
       replace(summary, legs.map((leg) => leg.describe()).filter(Boolean).map((s) => h('p', {}, s)));
+      view.refresh();
     };
 
     const addLeg = (fromId, toId) => {
@@ -520,8 +689,9 @@ export function tradeDialog(ctx, player) {
         replace(pickSlot, deedPicker(ctx, {
           multiple: true,
           label: t('deeds_given'),
-          // A deed of a group with buildings cannot change hands: sell them first.
-          eligible: (d, p) => p.owner === from.value && !ctx.board.groupBuilt(ctx.game, d.id),
+          // Whether a deed may change hands (buildings on its group, or on the plot itself in
+          // Millionaire Elite) is the server's answer, in the quote below.
+          eligible: (d, p) => p.owner === from.value,
           onChange: (ids) => { deeds = ids; refresh(); },
         }));
         const held = Object.entries(ctx.game.jail_cards || {}).filter(([, holder]) => holder === from.value).map(([deck]) => deck);
@@ -575,9 +745,8 @@ export function tradeDialog(ctx, player) {
     addLeg(other.id, player);
     body.append(h('p', {class: 'muted small'}, t('trade_hint')), legsBox,
       h('button', {type: 'button', class: 'secondary', onclick: () => addLeg(player, other.id)}, t('add_leg')),
-      unmortgageBox, h('h3', {class: 'sub'}, t('the_deal')), summary, form.memoField(),
+      unmortgageBox, h('h3', {class: 'sub'}, t('the_deal')), summary, view.el, form.memoField(),
       h('div', {class: 'actions'}, form.button(t('record_trade'), () => {
-        const out = [];
         for (const leg of legs) {
           const raw = leg.cashInput.value.trim();
           if (raw && (!Number.isInteger(Number(raw)) || Number(raw) < 0)) {
@@ -586,12 +755,10 @@ export function tradeDialog(ctx, player) {
           }
           const b = leg.body();
           if (b.from === b.to) { replace(form.errorBox, h('p', {class: 'problem', role: 'alert'}, t('same_account'))); return undefined; }
-          if (b.cash || b.properties || b.jail_cards) out.push(b);
         }
-        if (!out.length) { replace(form.errorBox, h('p', {class: 'problem', role: 'alert'}, t('empty_trade'))); return undefined; }
-        const payload = {type: 'trade', legs: out};
-        if (lifted.size) payload.unmortgage = [...lifted];
-        return payload;
+        const request = payload();
+        if (!request) { replace(form.errorBox, h('p', {class: 'problem', role: 'alert'}, t('empty_trade'))); return undefined; }
+        return request;
       })));
   }, {wide: true});
 }
@@ -636,50 +803,51 @@ export function iousDialog(ctx) {
   }, {wide: true});
 }
 
-export function bankruptcyDialog(ctx, debtorId) {
+/**
+ * A bankruptcy. Opened from a refusal for want of cash (`creditor`, `owed`: the debt that
+ * could not be paid), it comes filled in with them; `pendingDialog`, the dialog of that
+ * refused move, closes when the bankruptcy is recorded.
+ */
+export function bankruptcyDialog(ctx, debtorId, {creditor: creditorPreset = 'bank', owed: owedPreset = null, pendingDialog = null} = {}) {
   txnDialog(ctx, t('a_bankruptcy'), (body, form) => {
     const debtor = ctx.byId.get(debtorId);
-    const creditor = playerSelect(ctx, 'bank', {exclude: [debtorId], bank: true, name: 'creditor'});
-    const owed = numberInput({name: 'owed', min: 1});
+    const creditorValue = creditorPreset === debtorId ? 'bank' : creditorPreset;
+    const creditor = playerSelect(ctx, creditorValue, {exclude: [debtorId], bank: true, pot: true, name: 'creditor'});
+    const owed = numberInput({name: 'owed', min: 1, value: owedPreset ?? undefined});
     const liqSlot = h('div', {class: 'liquidation-slot'}, h('p', {class: 'muted'}, t('loading')));
-    const verdict = preview();
     const liftBox = h('div', {});
-    let liq = null;
     const lifted = new Set();
+    const payload = () => {
+      const out = {type: 'bankruptcy', debtor: debtorId, creditor: creditor.value};
+      if (owed.value.trim()) {
+        if (typed(owed) === null) return null;
+        out.owed = typed(owed);
+      }
+      if (lifted.size && creditor.value !== 'bank') out.unmortgage = [...lifted];
+      return out;
+    };
+    const verdict = quoteBox(ctx, payload, {testid: 'bankruptcy-quote'});
     const update = () => {
-      const o = Number(owed.value) || 0;
-      replace(verdict, liq && o ? h('p', {class: liq.total < o ? 'ok' : 'warn'},
-        liq.total < o ? t('insolvent', {total: ctx.money(liq.total), owed: ctx.money(o)})
-          : t('not_insolvent_yet', {total: ctx.money(liq.total), owed: ctx.money(o)})) : null);
       const mortgaged = ctx.board.deedsOf(ctx.game, debtorId).filter((d) => ctx.game.properties[d.id].mortgaged);
-      replace(liftBox, creditor.value !== 'bank' && mortgaged.length ? h('fieldset', {}, h('legend', {}, t('creditor_lifts')),
+      replace(liftBox, creditor.value !== 'bank' && creditor.value !== 'pot' && mortgaged.length ? h('fieldset', {}, h('legend', {}, t('creditor_lifts')),
         mortgaged.map((d) => {
           const cid = nextId('lift');
-          const cost = ctx.board.unmortgageCost({...d, price: ctx.price(d)});
           return h('div', {class: 'check'}, h('input', {type: 'checkbox', id: cid, checked: lifted.has(d.id),
-            onchange: (ev) => { if (ev.target.checked) lifted.add(d.id); else lifted.delete(d.id); }}),
-          h('label', {for: cid}, `${d.name} (${t('lift_cost', {amount: ctx.money(cost ?? 0)})})`));
+            onchange: (ev) => { if (ev.target.checked) lifted.add(d.id); else lifted.delete(d.id); verdict.refresh(); }}),
+          h('label', {for: cid}, d.name));
         })) : null);
+      verdict.refresh();
     };
     creditor.addEventListener('change', update);
-    owed.addEventListener('input', update);
-    ctx.api.liquidation(ctx.id, debtorId).then((l) => {
-      liq = l;
-      replace(liqSlot, liquidationView(ctx, l));
-      update();
-    }).catch((err) => replace(liqSlot, problemView(ctx, err)));
+    owed.addEventListener('input', verdict.refresh);
+    ctx.api.liquidation(ctx.id, debtorId).then((l) => replace(liqSlot, liquidationView(ctx, l)))
+      .catch((err) => replace(liqSlot, problemView(ctx, err)));
     body.append(h('p', {}, t('bankruptcy_intro', {name: debtor.name})), liqSlot,
-      field(t('creditor'), creditor), field(t('owed'), owed, t('owed_hint')), verdict, liftBox, form.memoField(),
+      field(t('creditor'), creditor), field(t('owed'), owed, t('owed_hint')), liftBox, verdict.el, form.memoField(),
       h('div', {class: 'actions'}, form.button(t('declare_bankruptcy'), () => {
-        const out = {type: 'bankruptcy', debtor: debtorId, creditor: creditor.value};
-        if (owed.value.trim()) {
-          const o = amountOf(owed, form.errorBox);
-          if (o === undefined) return undefined;
-          out.owed = o;
-        }
-        if (lifted.size && creditor.value !== 'bank') out.unmortgage = [...lifted];
-        return out;
-      }, {cls: 'danger'})));
+        if (owed.value.trim() && amountOf(owed, form.errorBox) === undefined) return undefined;
+        return payload();
+      }, {cls: 'danger', testid: 'declare-bankruptcy', then: () => { if (pendingDialog && pendingDialog.open) pendingDialog.close(); }})));
     update();
   }, {wide: true});
 }
@@ -693,14 +861,27 @@ export function sharesDialog(ctx, player) {
     const count = numberInput({name: 'count', min: 1, value: 1});
     const broker = select([['', '—'], ...ctx.activePlayers().map((p) => [p.id, p.name])], '', {name: 'commission_to'});
     const commission = numberInput({name: 'commission', min: 0});
-    const view = preview();
-    const update = () => {
-      const price = ctx.sharePrice();
-      replace(view, h('p', {}, t('shares_preview', {count: Number(count.value) || 0, price: ctx.money(price ?? 0), amount: ctx.money((Number(count.value) || 0) * (price ?? 0)), held: ctx.shares(who.value)})));
+    const held = h('p', {class: 'small'});
+    const payload = () => {
+      if (typed(count) === null) return null;
+      const out = {type: 'shares', player: who.value, action: action.value, count: typed(count)};
+      if (broker.value) {
+        out.commission_to = broker.value;
+        if (commission.value.trim()) {
+          if (typed(commission, 0) === null) return null;
+          out.commission = typed(commission, 0);
+        }
+      }
+      return out;
     };
-    [who, action, count].forEach((el) => el.addEventListener('input', update));
+    const view = quoteBox(ctx, payload, {testid: 'shares-quote'});
+    const update = () => {
+      replace(held, t('shares_held', {name: ctx.name(who.value), held: ctx.shares(who.value), price: ctx.money(ctx.sharePrice() ?? 0)}));
+      view.refresh();
+    };
+    [who, action, count, broker, commission].forEach((el) => el.addEventListener('input', update));
     update();
-    body.append(field(t('player'), who), field(t('action'), action), field(t('count'), count), view,
+    body.append(field(t('player'), who), held, field(t('action'), action), field(t('count'), count), view.el,
       h('details', {}, h('summary', {}, t('broker')), field(t('commission_to'), broker), field(t('commission'), commission)),
       form.memoField(), h('div', {class: 'actions'}, form.button(t('record_shares'), () => {
         const c = amountOf(count, form.errorBox);
@@ -719,13 +900,18 @@ export function sharesDialog(ctx, player) {
 
 export function sharePriceDialog(ctx) {
   txnDialog(ctx, t('a_share_price'), (body, form) => {
-    const price = ctx.sharePrice() ?? 0;
-    const step = Number(ctx.board.params.share_point || 10);
-    body.append(h('p', {}, `${t('share_price')}: ${ctx.money(price)}`));
+    body.append(h('p', {}, `${t('share_price')}: ${ctx.money(ctx.sharePrice() ?? 0)}`));
     for (const direction of ['up', 'down']) {
       body.append(h('h3', {class: 'sub'}, t(`price_${direction}`)), h('div', {class: 'moves'}, [1, 2, 3, 4, 5, 6].map((points) => {
-        const to = Math.max(0, price + (direction === 'up' ? 1 : -1) * points * step);
-        return form.button(`${direction === 'up' ? '▲' : '▼'} ${points} → ${ctx.money(to)}`, () => ({type: 'share_price', direction, points}), {cls: 'secondary'});
+        const payload = {type: 'share_price', direction, points};
+        const label = `${direction === 'up' ? '▲' : '▼'} ${points}`;
+        const btn = form.button(label, () => payload, {cls: 'secondary'});
+        // The price it leads to is the server's (its step, its floor).
+        quote(ctx, payload).then((answer) => {
+          const b = answer.txn && answer.txn.basis;
+          if (b && b.to !== undefined) btn.textContent = `${label} → ${ctx.money(b.to)}`;
+        });
+        return btn;
       })));
     }
   }, {wide: true});
@@ -734,12 +920,24 @@ export function sharePriceDialog(ctx) {
 export function roundTaxDialog(ctx, player) {
   txnDialog(ctx, t('a_round_tax'), (body, form) => {
     const p = ctx.byId.get(player);
-    const perShare = Number(ctx.board.params.share_tax || 0);
     const plot = numberInput({name: 'plot_tax', min: 0});
+    const payload = () => {
+      const out = {type: 'round_tax', player};
+      if (plot.value.trim()) {
+        if (typed(plot, 0) === null) return null;
+        out.plot_tax = typed(plot, 0);
+      }
+      return out;
+    };
+    const plotField = field(t('plot_tax'), plot, t('plot_tax_hint'));
+    const view = quoteBox(ctx, payload, {testid: 'round-tax-quote', onAnswer: (answer) => {
+      if (asksFor(answer, {plot_tax: plotField})) replace(view.el, h('p', {class: 'muted small'}, t('enter_plot_tax')));
+    }});
+    plot.addEventListener('input', view.refresh);
     // append() from dom.js, not Element.append: that one would write a null out as "null".
-    append(body, [h('p', {}, t('round_tax_preview', {shares: ctx.shares(player), per: ctx.money(perShare), amount: ctx.money(ctx.shares(player) * perShare)})),
+    append(body, [h('p', {}, t('round_tax_intro', {shares: ctx.shares(player)})),
       p.tax_exempt ? h('p', {class: 'ok'}, t('tax_exempt_now')) : null,
-      field(t('plot_tax'), plot, t('plot_tax_hint')), form.memoField(),
+      plotField, view.el, form.memoField(),
       h('div', {class: 'actions'}, form.button(t('record_round_tax'), () => {
         const out = {type: 'round_tax', player};
         const v = amountOf(plot, form.errorBox, {min: 0, optional: true});
@@ -747,21 +945,23 @@ export function roundTaxDialog(ctx, player) {
         if (v !== null) out.plot_tax = v;
         return out;
       }))]);
+    view.now();
   });
 }
 
 export function insuranceDialog(ctx, player) {
   txnDialog(ctx, t('a_insurance'), (body, form) => {
-    const prices = ctx.board.params.policies || {};
+    const policies = Object.keys(ctx.board.params.policies || {});
     const held = ctx.policies(player);
     body.append(h('p', {}, `${t('policies_held')}: ${held.length ? held.map((x) => t(`policy_${x}`)).join(', ') : '—'}`));
-    for (const policy of Object.keys(prices)) {
-      const row = h('div', {class: `moves policy policy-${policy}`}, h('span', {class: 'grow'}, `${t(`policy_${policy}`)} · ${ctx.money(prices[policy])}`));
+    const move = (label, payload) => quoteLabel(ctx, form.button(label, () => payload, {cls: 'secondary'}), label, payload, player);
+    for (const policy of policies) {
+      const row = h('div', {class: `moves policy policy-${policy}`}, h('span', {class: 'grow'}, t(`policy_${policy}`)));
       if (held.includes(policy)) {
-        row.append(form.button(t('use_policy'), () => ({type: 'insurance', player, action: 'use', policy}), {cls: 'secondary'}),
-          form.button(t('return_policy'), () => ({type: 'insurance', player, action: 'return', policy}), {cls: 'secondary'}));
+        row.append(move(t('use_policy'), {type: 'insurance', player, action: 'use', policy}),
+          move(t('return_policy'), {type: 'insurance', player, action: 'return', policy}));
       } else {
-        row.append(form.button(t('buy_policy'), () => ({type: 'insurance', player, action: 'buy', policy}), {cls: 'secondary'}));
+        row.append(move(t('buy_policy'), {type: 'insurance', player, action: 'buy', policy}));
       }
       body.append(row);
     }
@@ -773,8 +973,12 @@ export function jackpotDialog(ctx, player) {
   txnDialog(ctx, t('a_jackpot'), (body, form) => {
     const stake = numberInput({name: 'stake', min: 1});
     const payout = numberInput({name: 'payout', min: 0, value: 0});
+    const payload = () => (typed(stake) !== null && typed(payout, 0) !== null
+      ? {type: 'jackpot', player, stake: typed(stake), payout: typed(payout, 0)} : null);
+    const view = quoteBox(ctx, payload, {testid: 'jackpot-quote'});
+    [stake, payout].forEach((el) => el.addEventListener('input', view.refresh));
     body.append(h('p', {}, `${ctx.name('pot')}: ${ctx.money(ctx.game.balances.pot ?? 0)}`),
-      field(t('stake'), stake), field(t('payout'), payout, t('payout_hint')), form.memoField(),
+      field(t('stake'), stake), field(t('payout'), payout, t('payout_hint')), view.el, form.memoField(),
       h('div', {class: 'actions'}, form.button(t('record_jackpot'), () => {
         const s = amountOf(stake, form.errorBox);
         if (s === undefined) return undefined;
@@ -789,15 +993,21 @@ export function jackpotDialog(ctx, player) {
 
 export function finishDialog(ctx) {
   txnDialog(ctx, t('a_finish'), (body, form) => {
-    body.append(h('p', {}, t('finish_intro')),
+    // The standings the game would end with now, as the server ranks them.
+    const view = quoteBox(ctx, () => ({type: 'finish'}), {testid: 'finish-quote',
+      render: (txn) => (Array.isArray(txn.basis && txn.basis.standings) ? standingsView(ctx, txn.basis.standings) : null)});
+    body.append(h('p', {}, t('finish_intro')), view.el,
       h('div', {class: 'actions'}, form.button(t('finish_now'), () => ({type: 'finish'}), {cls: 'danger'})));
+    view.now();
   });
 }
 
 export function voidDialog(ctx, txn, summary) {
   txnDialog(ctx, t('a_void', {seq: txn.seq}), (body, form) => {
     const reason = h('input', {type: 'text', name: 'reason', maxlength: 200, required: true, autocomplete: 'off'});
-    body.append(h('p', {}, summary), h('p', {class: 'muted small'}, t('void_hint')), field(t('reason'), reason),
+    // What voiding it would move back (or why it cannot be voided), before the reason is typed.
+    const view = quoteBox(ctx, () => ({type: 'void', seq: txn.seq, reason: reason.value.trim() || '?'}), {testid: 'void-quote', basis: false});
+    body.append(h('p', {}, summary), view.el, h('p', {class: 'muted small'}, t('void_hint')), field(t('reason'), reason),
       h('div', {class: 'actions'}, form.button(t('void'), () => {
         if (!reason.value.trim()) {
           reason.setAttribute('aria-invalid', 'true');
@@ -807,6 +1017,7 @@ export function voidDialog(ctx, txn, summary) {
         }
         return {type: 'void', seq: txn.seq, reason: reason.value.trim()};
       }, {cls: 'danger'})));
+    view.now();
   });
 }
 
@@ -839,8 +1050,7 @@ export function actionSheet(ctx, player) {
       tiles.map(([label, run]) => h('button', {type: 'button', class: 'sheet-btn', onclick: run}, label)),
       now(elite ? t('income') : t('salary'), {type: 'salary', player}),
       elite ? now(t('a_tax_exemption'), {type: 'tax_exemption', player}) : null,
-      (ctx.game.balances.pot || 0) > 0 ? now(`${t('collect_pot')} ${ctx.money(ctx.game.balances.pot)}`, {type: 'pot_collect', player}) : null,
-      now(t('turn_of', {name: p.name}), {type: 'turn', player})));
+      (ctx.game.balances.pot || 0) > 0 ? now(`${t('collect_pot')} ${ctx.money(ctx.game.balances.pot)}`, {type: 'pot_collect', player}) : null));
   }, {wide: true});
 }
 

@@ -117,6 +117,12 @@ export class Api {
     return {...answer.data, replayed: answer.replayed};
   }
 
+  /** What a transaction would record now, without recording it (a dry run): the same answer
+   * as the real POST, refusals included; no key, nothing kept. */
+  async dryRun(id, body) {
+    return (await this.call('POST', `/games/${id}/transactions?dry_run=true`, {body})).data;
+  }
+
   async transactions(id, filters = {}) {
     const items = [];
     let after = null;

@@ -6,16 +6,21 @@
 import {h, replace, modal, field, select, numberInput, toast} from './dom.js';
 import {Api, Problem, newKey, qrUrl, unreachable} from './api.js';
 import {t, lang, langSwitch, onLangChange, rulesetTitle, setDocumentLang, money, currencyLabel} from './i18n.js';
-import {Board, groupClass, fromLog, roundIncome} from './rules.js';
+import {Board, groupClass, fromLog} from './rules.js';
+import {quote, netFor} from './quote.js';
 import * as store from './store.js';
 import {GameContext, deedChips, describeTxn, problemView, standingsView, buildingsText, deedPicker} from './views.js';
 import * as actions from './actions.js';
 import {Intents} from './intents.js';
 import {historyScreen} from './history.js';
+import {disputesPanel} from './disputes.js';
+import {fairplaySummary} from './fairplay.js';
 import {replayScreen} from './replay.js';
 import {Live} from './live.js';
 import {connection, showBanner, drawBanner, registerWorker} from './offline.js';
 import {Outbox, keepDrawn} from './outbox.js';
+import {countdown} from './clock.js';
+import {turnsCard} from './turns.js';
 
 const main = document.getElementById('main');
 const top = document.getElementById('top');
@@ -136,8 +141,9 @@ async function newGameScreen() {
   topbar(null);
   const {items} = await new Api().rulesets();
   for (const rs of items) rulesetCache.set(rs.name, rs);
-  const name = h('input', {type: 'text', name: 'name', maxlength: 100, required: true,
+  const name = h('input', {type: 'text', name: 'name', required: true,
     value: `${t('game')} ${new Date().toLocaleDateString()}`});
+  name.addEventListener('input', () => checkName(name));
   const rsSelect = select(items.map((r) => [r.name, rulesetTitle(r.name, r.title)]), 'classic', {name: 'ruleset'});
   const playersBox = h('ol', {class: 'player-inputs'});
   const optionsBox = h('div', {class: 'options'});
@@ -150,8 +156,9 @@ async function newGameScreen() {
     drawDeal();
   };
   const addPlayer = (value = '') => {
-    const input = h('input', {type: 'text', maxlength: 40, value, autocomplete: 'off', 'aria-label': t('player_n', {n: playersBox.children.length + 1}), name: 'players'});
+    const input = h('input', {type: 'text', value, autocomplete: 'off', 'aria-label': t('player_n', {n: playersBox.children.length + 1}), name: 'players'});
     input.addEventListener('change', () => drawDeal());
+    input.addEventListener('input', () => checkName(input));
     const li = h('li', {}, input, h('button', {type: 'button', class: 'link', 'aria-label': t('remove_player'),
       onclick: () => { li.remove(); deal.clear(); relabel(); }}, '×'));
     playersBox.append(li);
@@ -224,6 +231,12 @@ async function newGameScreen() {
   const form = h('form', {class: 'card', novalidate: true, onsubmit: async (ev) => {
     ev.preventDefault();
     replace(errorBox);
+    const tooLong = [name, ...playersBox.querySelectorAll('input')].filter((i) => !checkName(i));
+    if (tooLong.length) {
+      replace(errorBox, h('p', {class: 'problem', role: 'alert'}, t('names_fix')));
+      tooLong[0].focus();
+      return;
+    }
     const rs = rulesetCache.get(rsSelect.value);
     const players = [...playersBox.querySelectorAll('input')].map((i) => i.value.trim()).filter(Boolean);
     if (players.length < rs.players.min || players.length > rs.players.max) {
@@ -268,6 +281,34 @@ async function newGameScreen() {
   playersBox.querySelector('input').focus();
 }
 
+// A game's or a player's name is 1 to 40 characters on the server (docs/api.md), counted as it
+// counts them: NFC, trimmed, by code point. A longer one is refused here, with a message under
+// the field, and never cut short behind the banker's back (as a maxlength cuts a pasted name).
+const NAME_MAX = 40;
+let nameNotes = 0;
+
+/** Whether the input's name fits; if not, it is marked and a message under it says so. */
+function checkName(input) {
+  const n = [...input.value.normalize('NFC').trim()].length;
+  const box = input.parentElement;
+  let note = box && box.querySelector(':scope > .field-error');
+  if (n <= NAME_MAX) {
+    if (note) note.remove();
+    input.removeAttribute('aria-invalid');
+    input.removeAttribute('aria-errormessage');
+    return true;
+  }
+  if (!note) {
+    nameNotes += 1;
+    note = h('p', {class: 'field-error', id: `name-note-${nameNotes}`, 'aria-live': 'polite', dataset: {testid: 'name-too-long'}});
+    box.append(note);
+  }
+  note.textContent = t('name_too_long', {max: NAME_MAX, n});
+  input.setAttribute('aria-invalid', 'true');
+  input.setAttribute('aria-errormessage', note.id);
+  return false;
+}
+
 // -- one game ------------------------------------------------------------------------------
 
 async function loadGame(id) {
@@ -309,11 +350,18 @@ async function loadGame(id) {
   showOutbox(ctx);
   ctx.after = (txn) => recorded(ctx, txn);
   ctx.quickButton = (label, payload, opts) => quickButton(ctx, label, payload, opts);
-  ctx.raiseButtons = (pid, dialog) => [
-    h('button', {type: 'button', class: 'secondary', onclick: () => { dialog.close(); actions.mortgageDialog(ctx, pid); }}, t('a_mortgage')),
-    h('button', {type: 'button', class: 'secondary', onclick: () => { dialog.close(); actions.buildDialog(ctx, pid); }}, t('sell_buildings')),
-    h('button', {type: 'button', class: 'secondary', onclick: () => { dialog.close(); actions.bankruptcyDialog(ctx, pid); }}, t('a_bankruptcy')),
-  ];
+  // Ways to raise the money a refused move lacks. The refused move's dialog stays open
+  // underneath: the mortgage and building dialogs show it as the server would record it now and
+  // record it from there; a bankruptcy comes filled in with the creditor and the debt.
+  ctx.raiseButtons = (pid, {dialog, params = {}, payload = null, label = ''} = {}) => {
+    const pending = payload ? {payload, dialog, label} : null;
+    return [
+      h('button', {type: 'button', class: 'secondary', dataset: {testid: 'raise-mortgage'}, onclick: () => actions.mortgageDialog(ctx, pid, {pending})}, t('a_mortgage')),
+      h('button', {type: 'button', class: 'secondary', dataset: {testid: 'raise-sell'}, onclick: () => actions.buildDialog(ctx, pid, {pending})}, t('sell_buildings')),
+      h('button', {type: 'button', class: 'secondary', dataset: {testid: 'raise-bankruptcy'}, onclick: () => actions.bankruptcyDialog(ctx, pid,
+        {creditor: params.creditor || 'bank', owed: params.amount ?? null, pendingDialog: dialog})}, t('a_bankruptcy')),
+    ];
+  };
   if (ctx.board.elite && !fresh && !stale) await deriveFromLog(ctx);
   follow(ctx);
   return ctx;
@@ -430,7 +478,7 @@ async function pollOnce(ctx) {
 function playerMoved(ctx, txn) {
   const {title} = describeTxn(ctx, txn);
   const paid = (txn.postings || []).map((p) => t('lv_paid', {from: ctx.name(p.from), to: ctx.name(p.to), amount: ctx.money(p.amount)}));
-  toast([title, ...paid].join(' — '), {timeout: 10000});
+  toast([title, ...paid].join(' — '), {timeout: 10000, move: true});
 }
 
 /** A move put in the outbox: a toast, or a dialog when the page thought the server was there. */
@@ -492,14 +540,15 @@ async function recorded(ctx, txn) {
   }
   const {title, moves} = describeTxn(ctx, txn);
   const basis = basisSummary(ctx, txn);
-  const undoable = !['void', 'finish'].includes(txn.type) && !txn.replayed;
+  const undoable = !['void', 'finish', 'dispute', 'dispute_resolve'].includes(txn.type) && !txn.replayed;
   toast([title, moves, basis].filter(Boolean).join(' — ') + (txn.replayed ? ` (${t('already_recorded_short')})` : ''), {
     kind: 'ok',
     timeout: 10000,
-    action: undoable ? {label: t('undo'), run: async () => {
+    move: !txn.replayed, // a newer move: the older toasts' Undo goes
+    action: undoable ? {label: t('undo'), undo: true, run: async () => {
       try {
         await ctx.api.record(ctx.id, {type: 'void', seq: txn.seq, reason: t('undo_reason')}, newKey());
-        toast(t('undone', {seq: txn.seq}));
+        toast(t('undone', {seq: txn.seq}), {move: true});
       } catch (err) {
         toast(`${t('undo_failed')}: ${err.message}`, {kind: 'error'});
       }
@@ -540,7 +589,7 @@ function basisSummary(ctx, txn) {
 }
 
 function redraw() {
-  if (!document.querySelector('dialog[open]')) route();
+  redrawWhenFree();
 }
 
 /**
@@ -562,7 +611,7 @@ function quickButton(ctx, label, payload, {cls = 'quick', after, testid} = {}) {
     } catch (err) {
       if (after) after();
       modal(t('refused'), (body, dialog) => {
-        body.append(problemView(ctx, err, {onLiquidation: (pid) => ctx.raiseButtons(pid, dialog)}),
+        body.append(problemView(ctx, err, {onLiquidation: (pid, params) => ctx.raiseButtons(pid, {dialog, params, payload, label: btn.textContent})}),
           h('div', {class: 'actions'}, h('button', {type: 'button', class: 'primary', onclick: () => dialog.close()}, t('ok'))));
       });
     } finally {
@@ -591,15 +640,15 @@ async function tableScreen(ctx, {asOf = null} = {}) {
         ? h('li', {}, t('bank_supply', {houses: game.bank.houses, hotels: game.bank.hotels})) : null,
       'pot' in game.balances && (game.balances.pot || game.options.free_parking_pot || board.elite)
         ? h('li', {}, `${view.name('pot')}: ${view.money(game.balances.pot)}`) : null,
-      board.elite ? h('li', {}, `${t('share_price')}: ${view.money(view.sharePrice() ?? 0)}`) : null,
-      game.turn ? h('li', {}, t('turn_of', {name: view.name(game.turn)})) : null));
+      board.elite ? h('li', {}, `${t('share_price')}: ${view.money(view.sharePrice() ?? 0)}`) : null),
+    asOf === null ? countdown(game, {upHint: t('clock_up_banker')}) : null);
   if (asOf !== null) {
     head.prepend(h('p', {class: 'banner'}, t('as_of', {seq: asOf}), ' ', h('a', {href: `#/g/${ctx.id}`}, t('back_to_now'))));
   }
   if (game.status === 'finished' && game.standings) {
     const headHash = h('code', {class: 'head-hash'}, (game.head || '').slice(0, 16).replace(/(.{4})/g, '$1 ').trim());
     head.append(h('h2', {}, t('standings')), standingsView(view, game.standings),
-      h('p', {class: 'small'}, t('head_note'), ' ', headHash));
+      h('p', {class: 'small'}, t('head_note'), ' ', headHash), fairplaySummary(view));
   }
 
   const players = h('section', {class: 'players', 'aria-label': t('players')}, game.players.map((p) => {
@@ -639,8 +688,7 @@ async function tableScreen(ctx, {asOf = null} = {}) {
       h('button', {type: 'button', class: 'secondary', onclick: () => actions.tradeDialog(ctx, ctx.activePlayers()[0].id)}, t('a_trade')),
       (game.ious || []).some((i) => i.outstanding > 0) ? h('button', {type: 'button', class: 'secondary', onclick: () => actions.iousDialog(ctx)}, t('open_ious')) : null,
       board.elite ? h('button', {type: 'button', class: 'secondary', onclick: () => actions.sharePriceDialog(ctx)}, t('a_share_price')) : null,
-      h('button', {type: 'button', class: 'secondary', onclick: () => actions.finishDialog(ctx)}, t('a_finish'))),
-    game.ruleset === 'timed' || board.params.deal_deeds ? timerView(ctx) : null);
+      h('button', {type: 'button', class: 'secondary', onclick: () => actions.finishDialog(ctx)}, t('a_finish'))));
 
   const boardView = h('section', {class: 'card board', 'aria-labelledby': 'board-h'},
     h('h2', {id: 'board-h'}, t('deeds_by_colour')),
@@ -655,39 +703,25 @@ async function tableScreen(ctx, {asOf = null} = {}) {
           prop.mortgaged ? h('abbr', {class: 'tag', title: t('mortgaged')}, t('mortgaged_short')) : null);
       }))))));
 
-  replace(main, head, players, tableActions, boardView);
+  // Turn tracking: on, in sight above the players; off, a clearly labelled card below the moves.
+  const turns = readOnly ? null : await turnsCard(ctx);
+  const turnsOn = turns && !turns.classList.contains('turns-off');
+  replace(main, head, asOf === null ? disputesPanel(ctx) : null, turnsOn ? turns : null, players, tableActions, turnsOn ? null : turns, boardView);
 }
 
 /**
- * The one-tap salary with its figure, as the banker will see it recorded: GO's salary, or in
- * Millionaire Elite the round income (the salary plus a share of the player's shares' value).
+ * The one-tap salary with its figure, as the server would record it now (a dry run): GO's
+ * salary, or in Millionaire Elite the round income (the salary and a share of the shares'
+ * value). The word shows at once, the figure when the server answers.
  */
 function salaryLabel(ctx, player) {
-  const params = ctx.board.params;
-  if (params.salary === undefined || params.salary === null) return t('income');
-  if (!ctx.board.elite) return `GO +${ctx.money(params.salary)}`;
-  const income = roundIncome(params, ctx.shares(player.id), ctx.sharePrice() ?? 0);
+  const word = ctx.board.elite ? t('income') : t('go_quick');
+  const figure = h('span', {class: 'line', dataset: {testid: 'salary-figure'}});
+  quote(ctx, {type: 'salary', player: player.id}).then((answer) => {
+    if (answer.txn) replace(figure, `+${ctx.money(netFor(answer.txn, player.id))}`);
+  });
   // On two lines: a phone's narrow button has room for the word or the figure, not both.
-  return [h('span', {class: 'line'}, t('income')), ' ', h('span', {class: 'line'}, `+${ctx.money(income)}`)];
-}
-
-/** Timed games: an agreed end time kept on this device, and the time left. */
-function timerView(ctx) {
-  const key = `end.${ctx.id}`;
-  const end = store.get(key);
-  const input = h('input', {type: 'time', value: end || ''});
-  const left = h('span', {class: 'muted small', 'aria-live': 'off'});
-  const show = () => {
-    if (!input.value) { left.textContent = ''; return; }
-    const [hh, mm] = input.value.split(':').map(Number);
-    const at = new Date();
-    at.setHours(hh, mm, 0, 0);
-    const minutes = Math.round((at - new Date()) / 60000);
-    left.textContent = minutes > 0 ? t('minutes_left', {n: minutes}) : t('time_up');
-  };
-  input.addEventListener('change', () => { store.set(key, input.value); show(); });
-  show();
-  return h('div', {class: 'timer'}, field(t('end_time'), input, t('end_time_hint')), left);
+  return [h('span', {class: 'line'}, word), ' ', figure];
 }
 
 // -- the players' links --------------------------------------------------------------------

@@ -74,12 +74,17 @@ export function numberInput(attrs = {}) {
   return h('input', {type: 'number', inputmode: 'numeric', step: 1, ...attrs});
 }
 
-/** A short message that announces itself to screen readers, and goes after a while. */
-export function toast(message, {action, kind = 'info', timeout = 6000} = {}) {
+/**
+ * A short message that announces itself to screen readers, and goes after a while.
+ * `move`: it tells of a move just recorded, so older toasts lose their Undo (an `action` with
+ * `undo: true`): only the latest move's toast offers to undo it.
+ */
+export function toast(message, {action, kind = 'info', timeout = 6000, move = false} = {}) {
   const box = document.getElementById('toasts');
+  if (move) for (const undo of box.querySelectorAll('button[data-undo]')) undo.remove();
   const item = h('div', {class: `toast toast-${kind}`}, h('span', {}, message));
   if (action) {
-    item.append(h('button', {type: 'button', class: 'link', onclick: () => {
+    item.append(h('button', {type: 'button', class: 'link', dataset: action.undo ? {undo: ''} : undefined, onclick: () => {
       item.remove();
       action.run();
     }}, action.label));
@@ -93,7 +98,74 @@ export function toast(message, {action, kind = 'info', timeout = 6000} = {}) {
   return item;
 }
 
-/** A modal <dialog>: focus moves into it, Escape closes it, focus goes back on close. */
+// The browser's back closes the dialog on top, as a phone's user expects, and leaves the page
+// under it as it was: each open dialog has a history entry of its own (same address, so no
+// route changes), pushed when it opens. Closed any other way (its button, Escape, a move
+// recorded), its entry is taken back, so no back press is left that does nothing. A dialog
+// that closes while another opens in its place (a sheet opening a move) hands its entry on.
+const openDialogs = []; // the modal dialogs open, oldest first
+let entries = 0; // history entries pushed for them, the newest the current entry
+let syncing = false;
+let traversing = false; // a history.go() of our own on its way: its popstate is no back press
+
+const openCount = () => openDialogs.filter((d) => d.open).length;
+
+function syncHistory() {
+  syncing = false;
+  if (traversing) return; // again once it has arrived
+  const open = openCount();
+  if (entries > open) {
+    // Only our own entry is taken back: after a link followed from a dialog, the page's own
+    // entry is current and stays.
+    const ours = history.state && history.state.tbDialog === entries;
+    const extra = entries - open;
+    entries = open;
+    if (ours) {
+      traversing = true;
+      history.go(-extra);
+      setTimeout(() => { if (traversing) { traversing = false; queueSync(); } }, 2000); // never came
+      return;
+    }
+  }
+  while (entries < open) {
+    entries += 1;
+    history.pushState({...(history.state || {}), tbDialog: entries}, '');
+  }
+}
+
+function queueSync() {
+  if (syncing) return;
+  syncing = true;
+  setTimeout(syncHistory, 0);
+}
+
+window.addEventListener('popstate', (ev) => {
+  if (traversing) {
+    traversing = false;
+    queueSync(); // a dialog opened meanwhile gets its entry now
+    return;
+  }
+  const at = (ev.state && ev.state.tbDialog) || 0;
+  if (at > entries) {
+    // Forward onto the entry of a dialog closed since: it cannot open again, so back off it.
+    traversing = true;
+    history.go(entries - at);
+    return;
+  }
+  if (at === entries) return; // not a dialog's entry: the page's own navigation
+  entries = at;
+  for (const dialog of openDialogs.slice(at).reverse()) dialog.close();
+});
+
+// Reloaded with a dialog's entry current (the dialog is gone with the old page): back to the
+// page's own entry, so that no back press is left that does nothing.
+if (history.state && history.state.tbDialog) {
+  traversing = true;
+  history.go(-history.state.tbDialog);
+}
+
+/** A modal <dialog>: focus moves into it, Escape and the browser's back close it, focus goes
+ * back on close. */
 export function modal(title, build, {wide = false} = {}) {
   const opener = document.activeElement;
   const titleId = nextId('dlg');
@@ -106,11 +178,16 @@ export function modal(title, build, {wide = false} = {}) {
     body);
   dialog.addEventListener('close', () => {
     dialog.remove();
+    const i = openDialogs.indexOf(dialog);
+    if (i >= 0) openDialogs.splice(i, 1);
+    queueSync(); // closed by its button, Escape or a move: its entry goes too
     if (opener && opener.isConnected) opener.focus();
   });
   document.body.append(dialog);
   build(body, dialog);
   dialog.showModal();
+  openDialogs.push(dialog);
+  queueSync();
   // Focus the first control the banker can see: a field to fill, else the first move.
   const visible = (el) => el.getClientRects().length > 0 && !el.closest('details:not([open]), [hidden]');
   const controls = [...body.querySelectorAll('[autofocus], input:not([type=hidden]), select, textarea, button')].filter(visible);

@@ -5,9 +5,10 @@
 import {h, replace, field, select} from './dom.js';
 import {t, typeLabel} from './i18n.js';
 import {describeTxn, txnDetails, statementTable, problemView} from './views.js';
-import {voidDialog} from './actions.js';
+import {voidFromHistory, historyNote, readable} from './disputes.js';
+import {fairplayCard} from './fairplay.js';
 
-const NOT_VOIDABLE = new Set(['starting_cash', 'deal', 'pot_seed', 'void', 'finish']);
+const NOT_VOIDABLE = new Set(['starting_cash', 'deal', 'pot_seed', 'void', 'finish', 'dispute', 'dispute_resolve']);
 
 export async function historyScreen(ctx, main, {account} = {}) {
   const all = await ctx.api.transactions(ctx.id);
@@ -61,7 +62,8 @@ export async function historyScreen(ctx, main, {account} = {}) {
         } catch (err) {
           replace(verifySlot, problemView(ctx, err));
         }
-      }}, t('verify')), verifySlot));
+      }}, t('verify')), verifySlot),
+    fairplayCard(ctx));
   await Promise.all([draw(), drawStatement()]);
 }
 
@@ -69,15 +71,15 @@ function row(ctx, txn) {
   const {title, moves} = describeTxn(ctx, txn);
   const details = h('details', {class: `txn${txn.voided_by ? ' voided' : ''}`, dataset: {seq: String(txn.seq)}},
     h('summary', {}, h('span', {class: 'txn-title'}, title), txn.voided_by ? h('span', {class: 'badge warn'}, t('voided')) : null,
-      moves ? h('span', {class: 'txn-moves small'}, moves) : null));
+      moves ? h('span', {class: 'txn-moves small'}, moves) : null, historyNote(ctx, txn)));
   let filled = false;
   details.addEventListener('toggle', () => {
     if (!details.open || filled) return;
     filled = true;
-    details.append(txnDetails(ctx, txn), h('div', {class: 'row'},
+    details.append(txnDetails(ctx, readable(ctx, txn)), h('div', {class: 'row'},
       h('a', {class: 'button secondary', href: `#/g/${ctx.id}/asof/${txn.seq}`}, t('table_as_of', {seq: txn.seq})),
       !txn.voided_by && !NOT_VOIDABLE.has(txn.type) && ctx.game.status !== 'finished'
-        ? h('button', {type: 'button', class: 'secondary', onclick: () => voidDialog(ctx, txn, `${title} ${moves}`)}, t('void_ellipsis'))
+        ? h('button', {type: 'button', class: 'secondary', onclick: () => voidFromHistory(ctx, txn, `${title} ${moves}`)}, t('void_ellipsis'))
         : null));
   });
   return h('li', {}, details);

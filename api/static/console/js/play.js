@@ -1,7 +1,8 @@
 // A player's view at /play/<game>#p=<player>&token=<token>: own balance, deeds and statement,
 // paying out of one's own account, the others at a glance; redrawn on each transaction of the
 // game's live stream (live.js), with a banner while the server cannot be reached. The token
-// stays in the fragment: browsers never send it.
+// comes in the fragment, which browsers never send; the page keeps it and takes it out of the
+// address bar (playerLink).
 
 import {h, replace, field, select, numberInput, toast} from './dom.js';
 import {Api, unreachable} from './api.js';
@@ -11,16 +12,20 @@ import {t, langSwitch, onLangChange, setDocumentLang} from './i18n.js';
 import {Board, fromLog} from './rules.js';
 import {GameContext, deedChips, deedPicker, statementTable, problemView, standingsView} from './views.js';
 import {Live} from './live.js';
+import {playerDisputes} from './disputes.js';
+import {fairplaySummary} from './fairplay.js';
+import {quoteBox, netFor} from './quote.js';
 import {connection, showBanner, registerWorker} from './offline.js';
+import {countdown} from './clock.js';
 
 const RETRY_FIRST_MS = 500;
 const RETRY_MAX_MS = 10000;
 const main = document.getElementById('main');
 const top = document.getElementById('top');
 const gameId = location.pathname.split('/').filter(Boolean)[1];
-const params = new URLSearchParams(location.hash.replace(/^#/, ''));
-const me = params.get('p');
-const api = new Api(params.get('token'));
+const link = playerLink();
+const me = link.p;
+const api = new Api(link.token);
 let ctx = null;
 let etag = null;
 let statement = null;
@@ -65,13 +70,14 @@ function draw() {
 
   const mine = h('section', {class: `card player me ${ctx.playerClass(me)}`, 'aria-labelledby': 'me-h'},
     h('header', {}, h('h1', {id: 'me-h'}, p.name), h('div', {class: 'badges'}, badges)),
+    countdown(game),
     h('p', {class: 'cash big-cash', dataset: {testid: 'my-cash'}, 'aria-live': 'polite'}, ctx.money(p.cash)),
     h('p', {class: 'worth small muted'}, `${t('net_worth')} ${ctx.money(p.net_worth)}`),
     ctx.board.elite ? h('p', {class: 'small'}, `${t('shares')}: ${ctx.shares(me)} · ${t('share_price')}: ${ctx.money(ctx.sharePrice() ?? 0)}`) : null,
     h('h2', {class: 'sub'}, t('my_deeds')), deedChips(ctx, me));
 
   if (game.status === 'finished' && game.standings) {
-    mine.append(h('h2', {}, t('standings')), standingsView(ctx, game.standings));
+    mine.append(h('h2', {}, t('standings')), standingsView(ctx, game.standings), fairplaySummary(ctx));
   }
 
   const others = h('section', {class: 'card'}, h('h2', {}, t('the_table')),
@@ -82,13 +88,14 @@ function draw() {
     payEl = game.status === 'active' && !p.bankrupt ? payCard() : null;
   }
   const pay = payEl;
-  replace(main, mine, pay, h('section', {class: 'card'}, h('h2', {}, t('my_statement')), statementTable(ctx, statement)), others);
+  replace(main, mine, pay, h('section', {class: 'card'}, h('h2', {}, t('my_statement')), statementTable(ctx, statement)),
+    playerDisputes(ctx, {me, intents, after: () => { etag = null; return update(); }}), others);
 }
 
 /** Paying out of one's own account: a payment to anyone, or rent for a deed landed on. */
 function payCard() {
   const errorBox = h('div', {});
-  const to = select(ctx.accountOptions({exclude: [me]}), 'bank', {name: 'to'});
+  const to = select(ctx.accountOptions({exclude: [me], payee: true}), 'bank', {name: 'to'});
   const amount = numberInput({name: 'amount', min: 1});
   const memo = h('input', {type: 'text', name: 'memo', maxlength: 500, autocomplete: 'off'});
   // One key per intent (intents.js): the same payment again moments after it was recorded is
@@ -129,28 +136,42 @@ function payCard() {
   const dice = numberInput({name: 'dice', min: 2, max: 12});
   const diceField = field(t('dice_total'), dice);
   diceField.hidden = true;
-  const rentView = h('div', {class: 'preview', 'aria-live': 'polite'});
-  const rentBtn = h('button', {type: 'button', class: 'secondary', onclick: () => {
-    if (!deedId) return;
+  const rentBody = () => {
+    if (!deedId) return null;
     const body = {type: 'rent', payer: me, property: deedId};
-    if (!diceField.hidden) body.dice = Number(dice.value);
-    send(rentBtn, body);
-  }}, t('pay_rent'));
-  const updateRent = () => {
-    if (!deedId) return;
-    const r = ctx.board.rent(ctx.game, deedId, {dice: Number(dice.value) || null});
-    diceField.hidden = !r.needsDice;
-    replace(rentView, h('p', {}, `${ctx.deedName(deedId)} · ${ctx.name(r.owner)}: `,
-      r.noRent ? t(`norent_${r.noRent}`) : r.amount !== null ? ctx.money(r.amount) : '…'));
+    if (!diceField.hidden && dice.value.trim()) body.dice = Number(dice.value);
+    return body;
   };
-  dice.addEventListener('input', updateRent);
+  const rentBtn = h('button', {type: 'button', class: 'secondary', onclick: () => {
+    const body = rentBody();
+    if (body) send(rentBtn, body);
+  }}, t('pay_rent'));
+  // The rent as the server would charge it now (a dry run with the player's own token), or
+  // why it would not: the page computes no rule itself.
+  const rentView = quoteBox(ctx, rentBody, {testid: 'rent-quote', basis: false, onAnswer: (answer) => {
+    rentBtn.textContent = t('pay_rent');
+    const errors = answer && answer.problem && answer.problem.status === 422 && answer.problem.body.errors;
+    if (answer && answer.txn) {
+      rentBtn.textContent = `${t('pay_rent')} ${ctx.money(-netFor(answer.txn, me))}`;
+    } else if (errors && Object.keys(errors).every((f) => f === 'dice')) {
+      diceField.hidden = false;
+      replace(rentView.el, h('p', {class: 'muted small'}, t('rent_enter_dice')));
+    }
+  }});
+  dice.addEventListener('input', rentView.refresh);
+  const rentTitle = h('p', {class: 'preview-title'});
 
   return h('section', {class: 'card'}, h('h2', {}, t('pay_from_my_account')),
     h('div', {class: 'grid2'}, field(t('to'), to), field(t('amount'), amount)), field(t('memo'), memo),
     h('div', {class: 'actions'}, payBtn),
     h('details', {}, h('summary', {}, t('pay_rent')),
-      deedPicker(ctx, {eligible: (d, prop) => prop.owner !== 'bank' && prop.owner !== me, onChange: (id) => { deedId = id; updateRent(); }}),
-      diceField, rentView, h('div', {class: 'actions'}, rentBtn)),
+      deedPicker(ctx, {eligible: (d, prop) => prop.owner !== 'bank' && prop.owner !== me, onChange: (id) => {
+        deedId = id;
+        diceField.hidden = true;
+        replace(rentTitle, `${ctx.deedName(id)} · ${ctx.name(ctx.game.properties[id].owner)}`);
+        rentView.now();
+      }}),
+      diceField, rentTitle, rentView.el, h('div', {class: 'actions'}, rentBtn)),
     errorBox);
 }
 
@@ -208,7 +229,7 @@ let started = false;
 async function start() {
   setDocumentLang();
   topbar();
-  if (!gameId || !me || !params.get('token')) {
+  if (!gameId || !me || !link.token) {
     replace(main, h('section', {class: 'card'}, h('h1', {}, 'tablebank'), h('p', {}, t('ask_banker_link'))));
     return;
   }
@@ -232,6 +253,41 @@ async function start() {
   }
   follow();
 }
+
+/**
+ * The player's link (#p=<player>&token=<token>), kept for this game in this tab's storage and
+ * on this device, as the banker's page keeps its token, then taken out of the address bar: the
+ * address shown, bookmarked or photographed carries no token, and a reload still opens the
+ * page. The link opened again (its QR code scanned) brings its own player and token. A tab
+ * keeps its own player first, for a phone the players pass around.
+ */
+function playerLink() {
+  const none = {p: null, token: null};
+  if (!gameId) return none;
+  const key = `tablebank.play.${gameId}`;
+  const given = new URLSearchParams(location.hash.replace(/^#/, ''));
+  if (given.get('p') && given.get('token')) {
+    const found = {p: given.get('p'), token: given.get('token')};
+    for (const where of ['sessionStorage', 'localStorage']) {
+      try { globalThis[where].setItem(key, JSON.stringify(found)); } catch { /* blocked: this page only */ }
+    }
+    history.replaceState(history.state, '', location.pathname + location.search);
+    return found;
+  }
+  for (const where of ['sessionStorage', 'localStorage']) {
+    try {
+      const kept = JSON.parse(globalThis[where].getItem(key) || 'null');
+      if (kept && kept.p && kept.token) return kept;
+    } catch { /* blocked or unreadable: try the next */ }
+  }
+  return none;
+}
+
+// The link opened again in this tab changes only the fragment: the page starts again with it.
+window.addEventListener('hashchange', () => {
+  const given = new URLSearchParams(location.hash.replace(/^#/, ''));
+  if (given.get('p') && given.get('token')) location.reload();
+});
 
 onLangChange(() => { if (ctx) draw(); else if (!started) start(); });
 showBanner();

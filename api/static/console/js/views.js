@@ -53,10 +53,14 @@ export class GameContext {
 
   activePlayers() { return this.players.filter((p) => !p.bankrupt); }
 
-  accountOptions({bank = true, pot = true, exclude = []} = {}) {
-    const out = this.players.filter((p) => !exclude.includes(p.id)).map((p) => [p.id, p.name]);
+  /** Accounts to choose from. `payee`: only those that can be paid (no bankrupt; the pot
+   * only under the Free Parking house rule or as Millionaire Elite's kitty). */
+  accountOptions({bank = true, pot = true, exclude = [], payee = false} = {}) {
+    const players = payee ? this.activePlayers() : this.players;
+    const out = players.filter((p) => !exclude.includes(p.id)).map((p) => [p.id, p.name]);
     if (bank && !exclude.includes('bank')) out.push(['bank', t('bank')]);
-    if (pot && !exclude.includes('pot') && 'pot' in this.game.balances) out.push(['pot', this.name('pot')]);
+    const potOpen = !payee || Boolean(this.game.options && this.game.options.free_parking_pot) || this.board.elite;
+    if (pot && potOpen && !exclude.includes('pot') && 'pot' in this.game.balances) out.push(['pot', this.name('pot')]);
     return out;
   }
 
@@ -151,7 +155,7 @@ export function describeTxn(ctx, txn) {
   if (typeof who === 'string' && !(txn.postings || []).length) about.push(ctx.name(who));
   if (typeof req.property === 'string') about.push(ctx.deedName(req.property));
   if (typeof req.iou === 'string') about.push(req.iou);
-  if (txn.type === 'void' && req.seq) about.push(`#${req.seq}`);
+  if ((txn.type === 'void' || txn.type === 'dispute') && req.seq) about.push(`#${req.seq}`);
   // The EXCHANGE moves no money: say where the price went.
   const b = txn.basis || {};
   if (txn.type === 'share_price' && b.from !== undefined) about.push(`${ctx.money(b.from)} → ${ctx.money(b.to)}`);
@@ -301,7 +305,13 @@ export function problemView(ctx, err, {onLiquidation, extra} = {}) {
   const said = refusalText(ctx, err.code, body.params) || (known || body.errors ? null : body.detail);
   if (said) box.append(h('p', {class: 'problem-detail'}, said));
   if (body.errors) {
-    box.append(h('ul', {}, Object.entries(body.errors).map(([f, msgs]) => h('li', {}, `${f}: ${[].concat(msgs).join(' ')}`))));
+    // The fields named, in the reader's language; the server's own words (English) only for
+    // a field this console has no name for.
+    box.append(h('ul', {}, Object.entries(body.errors).map(([f, msgs]) => {
+      const leaf = f.split('.').pop();
+      const known = t(`b_${leaf}`, {}, '');
+      return h('li', {}, known ? t('field_to_check', {field: known}) : `${f}: ${[].concat(msgs).join(' ')}`);
+    })));
   }
   if (err.code === 'insufficient_funds') {
     const p = body.params || {};
@@ -322,7 +332,7 @@ export function problemView(ctx, err, {onLiquidation, extra} = {}) {
             replace(slot, problemView(ctx, e2));
           }
         }}, t('what_can_raise', {name: who})),
-        onLiquidation ? onLiquidation(payer) : null), slot);
+        onLiquidation ? onLiquidation(payer, p) : null), slot);
     }
   }
   if (err.code === 'idempotency_key_reused' && body.seq) box.append(h('p', {}, t('already_recorded', {seq: body.seq})));
