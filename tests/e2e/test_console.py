@@ -377,9 +377,15 @@ def test_the_main_screens_render_at_phone_and_laptop_sizes(
         card(page, "p2").get_by_role("button", name="Pay").click()
         page.locator("dialog input[name=amount]").fill("5000")
         page.get_by_test_id("record-payment").click()
-        page.get_by_role("button", name="What can Bob raise?").click()
-        expect(page.locator("dialog table.liquidation")).to_be_visible()
+        refused = page.locator("dialog .error-slot")
+        refused.get_by_role("button", name="What can Bob raise?").click()
+        expect(refused.locator("table.liquidation")).to_be_visible()
         page.screenshot(path=out / f"refused-{size}.png")
+        # Raising the money over the refused payment, which waits on top as it stands now.
+        refused.get_by_test_id("raise-mortgage").click()
+        expect(page.get_by_test_id("pending-quote").locator(".shortfall")).to_be_visible()
+        page.screenshot(path=out / f"raise-{size}.png")
+        page.keyboard.press("Escape")
         page.keyboard.press("Escape")
         card(page, "p1").get_by_role("button", name="More…").click()
         page.locator("dialog").get_by_role("button", name="Build / sell").click()
@@ -398,4 +404,4 @@ def test_the_main_screens_render_at_phone_and_laptop_sizes(
         player.screenshot(path=out / f"player-{size}.png")
         context.close()
     saved = sorted(p.name for p in out.glob("*.png"))
-    assert len(saved) >= 16, saved  # 8 screens at each size
+    assert len(saved) >= 18, saved  # 9 screens at each size
