@@ -3,8 +3,9 @@
 Layers: views (``api.games``, ``api.transactions``, ``api.audit``, ``api.rulesets``,
 ``api.health``) parse with ``schemas``, call one ``TableBank`` method and return; ``api.auth``
 checks tokens before any view of a game (and the admin token, if any, before the list of
-games); ``api.limits`` counts the games each client address creates; ``api.errors`` turns
-every failure into ``application/problem+json``.
+games); ``api.limits`` counts the games each client address creates; ``api.offload`` runs an
+import's CPU work off the event loop; ``api.errors`` turns every failure into
+``application/problem+json``.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from api.framework import TableBankApi
 from api.games import game_blp, games_blp
 from api.health import health_blp
 from api.limits import LIMITER, game_limiter
+from api.offload import DEFAULT_SLOTS, POOL, CpuPool
 from api.rulesets import rulesets_blp
 from api.transactions import transactions_blp
 from ledger.application import TableBank
@@ -47,6 +49,8 @@ DEFAULTS: dict[str, Any] = {
     "TABLEBANK_PROXY_HOPS": 0,
     # With a token, GET /api/v1/games answers that bearer token only (--admin-token-file).
     "TABLEBANK_ADMIN_TOKEN": None,
+    # Imports checked and rebuilt at once per process, off the event loop (--import-slots).
+    "TABLEBANK_IMPORT_SLOTS": DEFAULT_SLOTS,
 }
 
 
@@ -59,6 +63,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.json.sort_keys = False  # type: ignore[attr-defined]  # keep seat and board order
     app.extensions[EXTENSION] = TableBank(env=persistence_env(app.config["TABLEBANK_DB"]))
     app.extensions[LIMITER] = game_limiter(int(app.config["TABLEBANK_GAMES_PER_MINUTE"]))
+    app.extensions[POOL] = CpuPool(int(app.config["TABLEBANK_IMPORT_SLOTS"]))
     hops = int(app.config["TABLEBANK_PROXY_HOPS"])
     if hops:
         # The client's address as the last ``hops`` proxies saw it, not the nearest proxy's.

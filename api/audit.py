@@ -2,6 +2,8 @@
 
 Reads of one game need a token of that game; an import needs none and may carry a body of up
 to ``MAX_IMPORT_LENGTH`` (32 MiB) where every other request stops at ``MAX_CONTENT_LENGTH``.
+An import holds an import slot from the moment its body has arrived to its answer, and its
+checks of every transaction and its rebuild run off the event loop (``api.offload``).
 """
 
 from __future__ import annotations
@@ -9,20 +11,24 @@ from __future__ import annotations
 from typing import Any
 from uuid import UUID
 
-from flask import current_app, request, url_for
+from flask import current_app, g, request, url_for
 from flask.views import MethodView
 
 from api.auth import authorize_game
 from api.bank import tablebank
+from api.errors import invalid_body
 from api.etags import add_game_etag, etag
 from api.framework import Blueprint
 from api.limits import limit_game_creation
+from api.offload import POOL, CpuPool
+from ledger.application import RebuiltGame, TableBank
 from schemas.audit import (
     ExportSchema,
     ImportSchema,
     ReplaySchema,
     StatementSchema,
     VerificationSchema,
+    transaction_errors,
 )
 from schemas.games import CreatedGameSchema
 
@@ -50,6 +56,21 @@ import_blp.before_request(limit_game_creation)  # before a body of up to 32 MiB 
 def allow_a_whole_log() -> None:
     """An exported log may be far longer than any other body."""
     request.max_content_length = current_app.config["MAX_IMPORT_LENGTH"]
+
+
+@import_blp.before_request
+def hold_an_import_slot() -> None:
+    """Read the whole body (a slow sender holds no slot), then wait for an import slot."""
+    if request.method == "POST":
+        request.get_data(cache=True)
+        g.import_slot = cpu_pool().hold()
+
+
+@import_blp.teardown_request
+def free_the_import_slot(_error: BaseException | None) -> None:
+    """Give the slot back, however the import ended."""
+    if g.pop("import_slot", False):
+        cpu_pool().let_go()
 
 
 @audit_blp.route("/accounts/<account>/statement")
@@ -92,8 +113,24 @@ class Import(MethodView):
     @import_blp.alt_response(429, description="Too many games created from this address.")
     def post(self, document: dict[str, Any]) -> Any:
         """A new game from an exported log, every transaction checked again; new tokens."""
-        created = tablebank().import_game(document)
+        rebuilt = cpu_pool().run(checked_rebuild, tablebank(), document)
+        created = tablebank().save_import(rebuilt)
         return created, created_headers(created)
+
+
+def cpu_pool() -> CpuPool:
+    """The app's pool for CPU-bound work."""
+    pool: CpuPool = current_app.extensions[POOL]
+    return pool
+
+
+def checked_rebuild(bank: TableBank, document: dict[str, Any]) -> RebuiltGame:
+    """Every transaction checked as its recording was, then the log played again: an import's
+    CPU work, which touches no store and needs no request (it may run on another thread)."""
+    errors = transaction_errors(document["transactions"])
+    if errors is not None:
+        raise invalid_body(errors)
+    return bank.rebuild_import(document)
 
 
 def created_headers(created: dict[str, Any]) -> dict[str, str]:

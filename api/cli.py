@@ -5,10 +5,12 @@
   with its QR code, and tells the console that address for the players' links. On the
   internet (docs/deploy.md): ``--games-per-minute N`` per client address (30; 0 for no limit),
   ``--proxy-hops N`` proxies to trust for that address, ``--admin-token-file F`` to keep the
-  list of games to one token; it refuses a SQLite database that group or others can read or
-  write, unless ``--allow-shared-db``.
+  list of games to one token, ``--import-slots N`` imports at once per worker (each checked
+  off the event loop, ``api.offload``); it refuses a SQLite database that group or others can
+  read or write, unless ``--allow-shared-db``.
 - ``tablebank export GAME_ID --db PATH``: a game's whole log as JSON on stdout.
-- ``tablebank import FILE --db PATH``: a new game from an exported log; prints its id and tokens.
+- ``tablebank import FILE --db PATH``: a new game from an exported log, held to the limits
+  ``POST /api/v1/games/import`` holds it to; prints its id and tokens.
 - ``tablebank verify FILE``: checks an exported log offline; exit status 0 if it holds, 1 if not.
 - ``tablebank replay FILE [--last N]``: every balance and net worth after each transaction.
 """
@@ -38,9 +40,12 @@ from rich.table import Table
 from rich.text import Text
 
 from api import netaddr
+from api.errors import field_errors
+from api.offload import DEFAULT_SLOTS
 from ledger.application import TableBank, replay_document, verify_document
 from ledger.errors import LedgerError, LogInvalid
 from ledger.store import DEFAULT_DB, is_postgres, persistence_env, redact, shared_access
+from schemas.audit import import_errors
 
 DEFAULT_GAMES_PER_MINUTE = 30
 MIN_ADMIN_TOKEN = 16  # characters: far more than anyone could guess
@@ -166,6 +171,7 @@ def serve(args: argparse.Namespace) -> int:
         "TABLEBANK_GAMES_PER_MINUTE": args.games_per_minute,
         "TABLEBANK_PROXY_HOPS": args.proxy_hops,
         "TABLEBANK_ADMIN_TOKEN": admin_token,
+        "TABLEBANK_IMPORT_SLOTS": args.import_slots,
     }
     _Server(options, app_config).run()
     return 0
@@ -259,6 +265,10 @@ def export(args: argparse.Namespace) -> int:
 
 def import_(args: argparse.Namespace) -> int:
     document = read_log(args.file)
+    errors = import_errors(document)
+    if errors is not None:  # what POST /api/v1/games/import refuses with validation_error
+        found = "; ".join(f"{at}: {' '.join(why)}" for at, why in field_errors(errors).items())
+        raise CommandFailed(f"{args.file} cannot be imported: {found}")
     with TableBank(env=persistence_env(args.db)) as bank:
         created = bank.import_game(document)
     names = [player["name"] for player in created["players"]]
@@ -408,6 +418,14 @@ def parser() -> argparse.ArgumentParser:
         metavar="FILE",
         help="a file (mode 0600) holding a token on one line: GET /api/v1/games then answers "
         "only to that bearer token",
+    )
+    s.add_argument(
+        "--import-slots",
+        type=positive,
+        default=DEFAULT_SLOTS,
+        metavar="N",
+        help="imports a worker process checks and saves at once, off its event loop; more "
+        f"wait for a slot (default: {DEFAULT_SLOTS})",
     )
     s.add_argument(
         "--allow-shared-db",

@@ -11,10 +11,12 @@ import re
 from http import HTTPStatus
 from typing import Any
 
+from eventsourcing.persistence import PersistenceError
 from flask import Flask, Response, current_app
-from werkzeug.exceptions import HTTPException
+from werkzeug.exceptions import HTTPException, UnprocessableEntity
 
 from ledger.errors import LedgerError
+from ledger.store import store_unavailable
 
 PROBLEM_JSON = "application/problem+json"
 PROBLEM_TYPE = "https://tablebank.invalid/problems/"
@@ -30,6 +32,8 @@ HTTP_CODES = {
     422: "validation_error",
     429: "rate_limited",
 }
+# Seconds a client is told to wait (Retry-After) when the store is full or unavailable.
+STORAGE_RETRY_AFTER = 5
 
 # One title per problem type, worded as the ledger words its own.
 TITLES = {
@@ -41,6 +45,7 @@ TITLES = {
     422: "Invalid request",
     429: "Too many requests",
     500: "Internal error",
+    503: "Service unavailable",
 }
 
 # Where webargs found the bad input: the first level of its messages, not a field.
@@ -114,10 +119,39 @@ def http_problem(error: HTTPException) -> Response:
             errors=errors,
         )
     status = error.code or 500
-    code = HTTP_CODES.get(status) or re.sub(r"\W+", "_", (error.name or "error").lower())
+    code = (
+        getattr(error, "problem_code", None)
+        or HTTP_CODES.get(status)
+        or re.sub(r"\W+", "_", (error.name or "error").lower())
+    )
     # Keep the headers the status needs (Allow on 405), not the HTML content type.
     headers = {k: v for k, v in error.get_headers() if k.lower() != "content-type"}
     return problem(status, code, error.description or "", headers=headers)
+
+
+def invalid_body(messages: dict[str, Any]) -> HTTPException:
+    """A body refused as webargs refuses one (422 ``validation_error``), for checks made after
+    it was parsed; raise it (it needs no request)."""
+    error = UnprocessableEntity()
+    error.data = {"messages": {"json": messages}}  # type: ignore[attr-defined]
+    return error
+
+
+def storage_problem(error: PersistenceError) -> Response:
+    """The store failed: full, unreachable, or refusing writes for a while. 503 with
+    ``Retry-After``: the write was rolled back whole, and sending it again (with its
+    ``Idempotency-Key``) once the store is back records it once. Any other persistence error
+    is a defect."""
+    if not store_unavailable(error):
+        return unexpected_problem(error)
+    current_app.logger.warning("the store is unavailable: %s", error)
+    return problem(
+        503,
+        "storage_unavailable",
+        f"The store is full or unavailable; try again in {STORAGE_RETRY_AFTER} s (with the "
+        "same Idempotency-Key, a write is recorded once).",
+        headers={"Retry-After": str(STORAGE_RETRY_AFTER)},
+    )
 
 
 def unexpected_problem(error: Exception) -> Response:
@@ -150,6 +184,8 @@ def field_errors(messages: Any) -> dict[str, list[str]]:
 
 
 def register(app: Flask) -> None:
-    """Answer ledger refusals and defects with problems (HTTP errors: ``api.framework``)."""
+    """Answer ledger refusals, a failing store and defects with problems (HTTP errors:
+    ``api.framework``)."""
     app.register_error_handler(LedgerError, ledger_problem)
+    app.register_error_handler(PersistenceError, storage_problem)
     app.register_error_handler(Exception, unexpected_problem)

@@ -28,6 +28,8 @@ PROBLEM_RESPONSE = "Problem"
 PROBLEM_SCHEMA = "Problem"  # the component apispec makes of ProblemSchema
 REFUSAL_RESPONSE = REFUSAL  # a 409: a rule refusal, described code by code
 RATE_LIMITED_RESPONSE = "RateLimited"  # a 429, with the Retry-After that says how long
+UNAVAILABLE_RESPONSE = "Unavailable"  # a 503, with the Retry-After that says how long
+GAMES_PATH = "/api/v1/games"  # the operations under it use the store
 BEARER = "bearer"  # the security scheme: a banker's or player's token of the game in the path
 NOT_JSON = "Send the body as JSON, with Content-Type: application/json."
 # A JSON escape of a surrogate: the only way one gets into a body (UTF-8 cannot carry it), as a
@@ -132,8 +134,9 @@ class TableBankMarshmallowPlugin(MarshmallowPlugin):
 
 
 class ProblemResponsesPlugin(BasePlugin):
-    """Documents the errors of every operation as problems, the ETag of game answers, and the
-    bearer token that every operation on one game needs."""
+    """Documents the errors of every operation as problems (a 503 with ``Retry-After`` where the
+    operation uses the store), the ETag of game answers, and the bearer token that every
+    operation on one game needs."""
 
     def operation_helper(
         self, path: str | None = None, operations: dict[str, Any] | None = None, **kwargs: Any
@@ -146,6 +149,8 @@ class ProblemResponsesPlugin(BasePlugin):
                     responses[status] = REFUSAL_RESPONSE
                 elif str(status) == "429":
                     responses[status] = RATE_LIMITED_RESPONSE
+                elif str(status) == "503":
+                    responses[status] = UNAVAILABLE_RESPONSE
                 elif str(status)[0] in "45":
                     responses[status] = PROBLEM_RESPONSE
                 elif str(status)[0] == "2" and (about_a_game or method == "post"):
@@ -160,6 +165,10 @@ class ProblemResponsesPlugin(BasePlugin):
                 responses.setdefault(
                     status, REFUSAL_RESPONSE if status == "409" else PROBLEM_RESPONSE
                 )
+            if path is not None and path.startswith(GAMES_PATH):
+                # Every operation on games reads or writes the store, which may be full or
+                # out of reach for a while.
+                responses.setdefault("503", UNAVAILABLE_RESPONSE)
             if about_a_game:
                 operation.setdefault("security", [{BEARER: []}])
             responses.setdefault("default", PROBLEM_RESPONSE)
@@ -194,6 +203,23 @@ class TableBankApi(flask_smorest.Api):
             {
                 "description": "Too many games created or imported from this address "
                 "(`rate_limited`): try again after `Retry-After` seconds.",
+                "headers": {
+                    "Retry-After": {
+                        "description": "seconds to wait",
+                        "required": True,
+                        "schema": {"type": "integer", "minimum": 1},
+                    }
+                },
+                "content": {PROBLEM_JSON: {"schema": ProblemSchema}},
+            },
+        )
+        self.spec.components.response(
+            UNAVAILABLE_RESPONSE,
+            {
+                "description": "The store is full or unavailable (`storage_unavailable`; the "
+                "write was rolled back whole: send it again, with the same Idempotency-Key), "
+                "or, for an import, every import slot stayed taken (`busy`): try again after "
+                "`Retry-After` seconds.",
                 "headers": {
                     "Retry-After": {
                         "description": "seconds to wait",

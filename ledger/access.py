@@ -13,11 +13,14 @@ from uuid import NAMESPACE_URL, UUID, uuid5
 from eventsourcing.application import AggregateNotFoundError
 from eventsourcing.domain import Aggregate, event
 
+from ledger.caches import BoundedCache
 from ledger.errors import Forbidden, Unauthorized
 from ledger.game import Game
 from ledger.reading import Reading
 
 NAMESPACE = uuid5(NAMESPACE_URL, "https://tablebank.invalid/")
+# What so many tokens open is kept in memory (a grant never changes); one evicted is read again.
+ACCESS_CACHE_SIZE = 10_000
 
 
 class Access(Aggregate):
@@ -40,7 +43,7 @@ def hash_token(token: str) -> str:
 class Tokens(Reading):
     """Issuing a game's tokens and telling what a token may do."""
 
-    _access_cache: dict[str, tuple[UUID, str]]
+    _access_cache: BoundedCache[str, tuple[UUID, str]]
 
     def _issue_tokens(self, game: Game) -> tuple[dict[str, str], list[Access]]:
         """A token for the banker and one per player, and the grants that keep their hashes."""
@@ -61,7 +64,7 @@ class Tokens(Reading):
                 raise Unauthorized("unknown token") from None
             assert isinstance(access, Access)
             grant = (access.game_id, access.role)
-            self._access_cache[digest] = grant
+            self._access_cache.put(digest, grant)
         if str(grant[0]) != str(game_id).lower():
             raise Forbidden("this token belongs to another game")
         return grant[1]

@@ -15,18 +15,22 @@ This module composes them and owns the store's settings (the aggregate cache, sn
 
 from __future__ import annotations
 
+import logging
 import threading
+from typing import Any
 from uuid import UUID
 
 from eventsourcing.application import EventSourcedLog
 from eventsourcing.persistence import JSONTranscoder
 from eventsourcing.utils import register_topic
 
-from ledger.access import Access, hash_token
+from ledger.access import ACCESS_CACHE_SIZE, Access, hash_token
+from ledger.caches import BoundedCache
 from ledger.exchange import (
     EXPORT_FORMAT,
     SNAPSHOT_INTERVAL,
     Exchange,
+    RebuiltGame,
     rebuild_game,
     replay_document,
     verify_document,
@@ -42,6 +46,7 @@ from ledger.setup import (
     deal_deeds,
     setup_types,
 )
+from ledger.store import store_unavailable
 from ledger.views import (
     game_view,
     game_view_version,
@@ -51,9 +56,12 @@ from ledger.views import (
 )
 from ledger.writing import IdempotentWrite, Writing, check_may_record, check_request
 
+log = logging.getLogger(__name__)
+
 __all__ = [
     "EXPORT_FORMAT",
     "SNAPSHOT_INTERVAL",
+    "RebuiltGame",
     "TableBank",
     "check_may_record",
     "check_options",
@@ -98,8 +106,8 @@ class TableBank(Exchange, Writing):
         self.status_log: EventSourcedLog[GameStatusLogged] = EventSourcedLog(
             self.events, STATUS_LOG_ID, GameStatusLogged
         )
-        self._access_cache: dict[str, tuple[UUID, str]] = {}
-        self._locks: dict[str, threading.Lock] = {}
+        self._access_cache: BoundedCache[str, tuple[UUID, str]] = BoundedCache(ACCESS_CACHE_SIZE)
+        self._locks: dict[str, tuple[threading.Lock, int]] = {}
         self._locks_guard = threading.Lock()
         # Whether stored events are plain JSON text (the default): no cipher, no compressor,
         # the library's JSON transcoder. Then records are read without the mapper.
@@ -108,3 +116,14 @@ class TableBank(Exchange, Writing):
             and self.mapper.compressor is None
             and type(self.mapper.transcoder) is JSONTranscoder
         )
+
+    def _take_snapshots(self, processing_event: Any) -> None:
+        # A snapshot is taken after its transaction is saved, and is only a shortcut for
+        # loading the game: a store that fails now must not turn a recorded write into an
+        # error (the next snapshot comes SNAPSHOT_INTERVAL transactions later).
+        try:
+            super()._take_snapshots(processing_event)
+        except Exception as error:
+            if not store_unavailable(error):
+                raise
+            log.warning("a snapshot was not saved (the store is unavailable): %s", error)

@@ -14,15 +14,39 @@ from typing import Any
 
 from eventsourcing.domain import Aggregate, event
 
+from ledger.caches import BoundedCache
 from ledger.chain import canonical, chain_hash, genesis, sha256
 from ledger.draft import Draft, History, fields
 from ledger.errors import InvalidField, RuleViolation
-from ledger.ruleset import RuleSet, parse_ruleset
+from ledger.ruleset import BUILT_IN, RuleSet, built_in, parse_ruleset
 from ledger.state import State, copy_state, new_state
 from ledger.transactions import REGISTRY, TransactionRecorded
 
-# Parsed rule sets by the digest of their document: parsing is done once per process.
-_RULESETS: dict[str, RuleSet] = {}
+# The parsed rule sets a process keeps, weighed by the characters of their documents'
+# canonical JSON: some 500 rule sets of a board's size. The built-in ones are pinned beside
+# it; an evicted one is parsed again from the document its game carries.
+RULESET_CACHE_BUDGET = 4 * 1024 * 1024
+# Parsed rule sets by the digest of their document: a document is parsed once while it is kept.
+_RULESETS: BoundedCache[str, RuleSet] = BoundedCache(RULESET_CACHE_BUDGET)
+_BUILT_IN_BY_DIGEST: dict[str, RuleSet] = {}  # the built-in rule sets, filled on first use
+
+
+def ruleset_of(digest: str, document: dict[str, Any], text: str | None = None) -> RuleSet:
+    """The parsed rule set of a document whose canonical JSON has ``digest`` (and is ``text``,
+    if at hand): kept, pinned if built in, or parsed now and kept while the budget allows."""
+    rs = _RULESETS.get(digest)
+    if rs is not None:
+        return rs
+    if not _BUILT_IN_BY_DIGEST:
+        for name in BUILT_IN:
+            each = built_in(name)
+            if each is not None:
+                _BUILT_IN_BY_DIGEST[sha256(canonical(each.document))] = each
+    pinned = _BUILT_IN_BY_DIGEST.get(digest)
+    if pinned is not None:
+        return _RULESETS.pin(digest, pinned)
+    weight = len(text if text is not None else canonical(document))
+    return _RULESETS.put(digest, parse_ruleset(document), weight)
 
 
 def now_rfc3339() -> str:
@@ -45,10 +69,9 @@ class Game(Aggregate):
         # A document parsed before is not parsed again: each cold load of a game, and each
         # load of it as it stood at a past seq, runs this; hashing the document is cheaper
         # than parsing it. A document that parsed once parses the same again.
-        digest = sha256(canonical(ruleset))
-        rs = _RULESETS.get(digest)
-        if rs is None:
-            rs = _RULESETS.setdefault(digest, parse_ruleset(ruleset))
+        text = canonical(ruleset)
+        digest = sha256(text)
+        rs = ruleset_of(digest, ruleset, text)
         self.name = name
         self.ruleset_doc = ruleset
         self.ruleset_digest = digest
@@ -88,11 +111,8 @@ class Game(Aggregate):
 
     @property
     def ruleset(self) -> RuleSet:
-        """The parsed rule set this game was created with."""
-        rs = _RULESETS.get(self.ruleset_digest)
-        if rs is None:
-            rs = _RULESETS.setdefault(self.ruleset_digest, parse_ruleset(self.ruleset_doc))
-        return rs
+        """The parsed rule set this game was created with (parsed again if it was evicted)."""
+        return ruleset_of(self.ruleset_digest, self.ruleset_doc)
 
     @property
     def last_seq(self) -> int:

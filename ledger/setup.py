@@ -4,13 +4,15 @@ the set-up transactions in their one order, its tokens, and its line in the list
 
 from __future__ import annotations
 
+import logging
 import secrets
+from dataclasses import dataclass
 from typing import Any
 from uuid import UUID, uuid5
 
 from eventsourcing.application import EventSourcedLog
 from eventsourcing.domain import DomainEvent
-from eventsourcing.persistence import IntegrityError
+from eventsourcing.persistence import IntegrityError, StoredEvent
 
 from ledger.access import NAMESPACE, Access, Tokens
 from ledger.errors import InvalidField
@@ -24,8 +26,11 @@ from ledger.ruleset import (
     parse_ruleset,
     resolve_extends,
 )
+from ledger.store import store_unavailable
 from ledger.views import game_view
 from ledger.writing import WRITE_ATTEMPTS
+
+log = logging.getLogger(__name__)
 
 GAMES_LOG_ID = uuid5(NAMESPACE, "games")
 STATUS_LOG_ID = uuid5(NAMESPACE, "game statuses")
@@ -49,6 +54,14 @@ class GameStatusLogged(DomainEvent):
 
     game_id: UUID
     status: str
+
+
+@dataclass
+class Encoded:
+    """A new game's events and snapshots as the store keeps them, encoded ahead of the save."""
+
+    events: list[StoredEvent]
+    snapshots: list[StoredEvent]
 
 
 class SetUp(Tokens):
@@ -75,10 +88,7 @@ class SetUp(Tokens):
         rs = custom_ruleset(ruleset, ruleset_document) if ruleset_document else built_in(ruleset)
         if rs is None:
             raise InvalidField("ruleset", f"unknown rule set {ruleset!r}; try {list(BUILT_IN)}")
-        if not rs.min_players <= len(players) <= rs.max_players:
-            raise InvalidField(
-                "players", f"{rs.name} is played by {rs.min_players} to {rs.max_players}"
-            )
+        check_player_count(rs, len(players))
         game_options = check_options(rs, options or {})
         created = now_rfc3339()
         game = Game(
@@ -94,23 +104,34 @@ class SetUp(Tokens):
         return self._save_new_game(game, created)
 
     def _save_new_game(
-        self, game: Game, created: str, snapshots: list[Any] | None = None
+        self, game: Game, created: str, encoded: Encoded | None = None
     ) -> dict[str, Any]:
         """Save a new game with its tokens and its line in the list, in one write; then the
-        ``snapshots`` taken of it on the way (an imported log), if any."""
+        snapshots taken of it on the way (an imported log), if any.
+
+        ``encoded``: the game's events and snapshots already encoded for the store (an import
+        does it off the event loop, ``Exchange.rebuild_import``); else they are encoded here.
+        """
         tokens, grants = self._issue_tokens(game)
-        self._save_retrying_log(game, grants, created)
-        if snapshots and self.snapshots is not None:
-            self.snapshots.put(snapshots)
+        self._save_retrying_log(game, grants, created, encoded)
+        if encoded is not None and encoded.snapshots and self.snapshots is not None:
+            try:
+                self.snapshots.recorder.insert_events(encoded.snapshots)
+            except Exception as error:  # the game is saved whole: a snapshot only speeds loads
+                if not store_unavailable(error):
+                    raise
+                log.warning("an imported game's snapshots were not saved: %s", error)
         view = game_view(game)
         view["banker_token"] = tokens.pop("banker")
         view["tokens"] = tokens
         return view
 
-    def _save_retrying_log(self, game: Game, grants: list[Access], created: str) -> None:
+    def _save_retrying_log(
+        self, game: Game, grants: list[Access], created: str, encoded: Encoded | None
+    ) -> None:
         # Take the events once: a failed save has already taken them off the aggregates, and
         # a retry must save the game and its tokens again, not just its line in the list.
-        pending: list[Any] = list(game.collect_events())
+        pending: list[Any] = [] if encoded is not None else list(game.collect_events())
         for grant in grants:
             pending += grant.collect_events()
         for _ in range(WRITE_ATTEMPTS):
@@ -129,7 +150,13 @@ class SetUp(Tokens):
                     self.status_log.trigger_event(game_id=game.id, status=game.state["status"])
                 )
             try:
-                self.save(*pending, *logged)
+                if encoded is None:
+                    self.save(*pending, *logged)
+                else:
+                    # What ``save`` does for events (the game is new: nothing is cached, no
+                    # snapshot is due), with the game's own events encoded already.
+                    more = [self.mapper.to_stored_event(event) for event in (*pending, *logged)]
+                    self.recorder.insert_events([*encoded.events, *more])
                 break
             except IntegrityError:
                 continue
@@ -155,6 +182,12 @@ class SetUp(Tokens):
                 }
             )
         return out
+
+
+def check_player_count(rs: RuleSet, count: int, field: str = "players") -> None:
+    """Refuse a game of more or fewer players than its rule set is played by."""
+    if not rs.min_players <= count <= rs.max_players:
+        raise InvalidField(field, f"{rs.name} is played by {rs.min_players} to {rs.max_players}")
 
 
 def setup_types(rs: RuleSet, players: int) -> list[str]:

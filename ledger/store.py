@@ -16,6 +16,14 @@ PostgreSQL runs through the library's own persistence (psycopg 3, the ``postgres
 which commits each save in one transaction and turns a clash of versions into
 ``eventsourcing.persistence.IntegrityError`` as SQLite does. A URL without a password takes
 ``$PGPASSWORD`` (keep passwords off command lines: ``ps`` shows them).
+
+A store that is full or cannot be reached raises what ``store_unavailable`` tells apart from a
+defect: the library wraps sqlite3's and psycopg's errors, and a full disk or database (SQLite's
+``SQLITE_FULL``, PostgreSQL's ``disk_full``), a lost or refused connection, an empty pool, a
+lock held past its timeout or a read-only file are all its ``OperationalError`` or
+``InterfaceError``. The save that met it was rolled back whole (each save is one
+transaction), so the write can be sent again. ``DurableSQLiteConnectionPool.cap_pages`` makes a
+SQLite database full on purpose, for the tests of that.
 """
 
 from __future__ import annotations
@@ -25,9 +33,12 @@ import getpass
 import os
 import sqlite3
 import stat
+import weakref
 from pathlib import Path
+from typing import Any
 from urllib.parse import parse_qsl, unquote, urlsplit, urlunsplit
 
+from eventsourcing.persistence import InterfaceError, OperationalError
 from eventsourcing.sqlite import SQLiteConnection, SQLiteConnectionPool, SQLiteFactory
 
 try:  # the postgres extra
@@ -60,15 +71,44 @@ POSTGRES_PARAMS = {
 }
 
 
+# SQLite's own bound on a database's pages, which ``cap_pages(None)`` puts back.
+SQLITE_MAX_PAGES = 1073741823
+# What a store raises while it is full or out of reach (see the module's docstring).
+UNAVAILABLE = (OperationalError, InterfaceError)
+
+
+def store_unavailable(error: BaseException) -> bool:
+    """Whether an error of the store means it is full or unavailable for now, not a defect."""
+    return isinstance(error, UNAVAILABLE)
+
+
 class DurableSQLiteConnectionPool(SQLiteConnectionPool):
     """The library's pool, with every connection set to fsync each commit."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self._made: weakref.WeakSet[SQLiteConnection] = weakref.WeakSet()
+        self._max_pages: int | None = None
 
     def _create_connection(self) -> SQLiteConnection:
         connection = super()._create_connection()
         raw: sqlite3.Connection = connection._sqlite_conn  # type: ignore[attr-defined]
         raw.execute("PRAGMA synchronous=FULL")
+        if self._max_pages is not None:
+            raw.execute(f"PRAGMA max_page_count={int(self._max_pages)}")
         match_companions(Path(self.db_name))
+        self._made.add(connection)
         return connection
+
+    def cap_pages(self, pages: int | None) -> None:
+        """Let the database grow to ``pages`` pages at most (``None``: as far as SQLite goes),
+        on every connection, made or to be made: past it a write fails as on a full disk.
+        SQLite never caps a database below its size."""
+        self._max_pages = pages
+        for connection in list(self._made):
+            raw: sqlite3.Connection = connection._sqlite_conn  # type: ignore[attr-defined]
+            with contextlib.suppress(sqlite3.ProgrammingError):  # closed meanwhile
+                raw.execute(f"PRAGMA max_page_count={int(pages or SQLITE_MAX_PAGES)}")
 
 
 class DurableSQLiteFactory(SQLiteFactory):

@@ -13,6 +13,8 @@ from __future__ import annotations
 import random
 import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 from uuid import UUID, uuid5
 
@@ -60,7 +62,10 @@ class Writing(Reading):
     """Recording transactions, and the dry run."""
 
     status_log: EventSourcedLog[Any]
-    _locks: dict[str, threading.Lock]
+    # Per game being written in this process: its lock and how many writers hold or wait
+    # for it. A game's entry goes with its last writer, so the table holds only the games
+    # being written now.
+    _locks: dict[str, tuple[threading.Lock, int]]
     _locks_guard: threading.Lock
 
     def record(
@@ -87,7 +92,7 @@ class Writing(Reading):
         check_request(body, by, self._record_of(game_id))
         body_digest = sha256(canonical(body))
         # Threads of this process take turns on one game; only other processes can race.
-        with self._game_lock(game_id):
+        with self._game_turn(game_id):
             return self._record_retrying(game_id, body, by, key, if_match, body_digest)
 
     def dry_run(
@@ -120,9 +125,23 @@ class Writing(Reading):
             )
         return game.record(body, by=by, history=self._history(game))
 
-    def _game_lock(self, game_id: UUID | str) -> threading.Lock:
+    @contextmanager
+    def _game_turn(self, game_id: UUID | str) -> Iterator[None]:
+        """Hold the game's lock in this process (writers of one game take turns)."""
+        key = str(game_id).lower()
         with self._locks_guard:
-            return self._locks.setdefault(str(game_id).lower(), threading.Lock())
+            lock, users = self._locks.get(key) or (threading.Lock(), 0)
+            self._locks[key] = (lock, users + 1)
+        try:
+            with lock:
+                yield
+        finally:
+            with self._locks_guard:
+                users = self._locks[key][1] - 1
+                if users:
+                    self._locks[key] = (lock, users)
+                else:
+                    del self._locks[key]
 
     def _record_retrying(
         self,

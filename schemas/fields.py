@@ -8,6 +8,10 @@ The text rules of API.md ("Server limits") live here and nowhere else:
   case.
 - ``Text`` (``memo``, ``reason``, ``note``, and the rule set's labels): trimmed, no lone
   surrogates, no control character other than a newline.
+- ``StoredName`` and ``stored_names``: the same rules for a name read back from an exported log
+  (an import), which must also be as a server keeps it (already NFC and trimmed: the hash chain
+  covers it as it is, so it cannot be normalised on the way in).
+- ``Timestamp``: an RFC 3339 UTC time as the server writes them (``2026-11-29T20:15:03.120Z``).
 
 A lone surrogate (``"\\ud800"`` in JSON) is a string Python holds but no UTF-8 store can keep:
 refused by these fields, and anywhere in a JSON body by ``surrogate_in`` (the API's parser),
@@ -19,6 +23,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Iterable
+from datetime import datetime
 from typing import Any
 
 from marshmallow import ValidationError, fields, validate
@@ -181,6 +186,70 @@ def names(*, max_count: int, **kwargs: Any) -> fields.List:
         validate=[validate.Length(min=1, max=max_count), DistinctIgnoringCase()],
         **kwargs,
     )
+
+
+class StoredName(Name):
+    """A name read back from an exported log: valid as a ``Name``, and already in the form a
+    ``Name`` is kept in (its hash covers it as it is)."""
+
+    default_error_messages = {  # noqa: RUF012 - marshmallow's own declaration style
+        "not_stored": "Must be as a server keeps a name: NFC, with no spaces around it.",
+    }
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> str:
+        name = super()._deserialize(value, attr, data, **kwargs)
+        if name != value:
+            raise self.make_error("not_stored")
+        return name
+
+
+def stored_names(*, max_count: int, **kwargs: Any) -> fields.List:
+    """``names`` read back from an exported log, each a ``StoredName``."""
+    return fields.List(
+        StoredName(),
+        validate=[validate.Length(min=1, max=max_count), DistinctIgnoringCase()],
+        **kwargs,
+    )
+
+
+# RFC 3339 with the UTC offset written "Z" (as the server writes it) or "+00:00"; a fraction of
+# a second of up to 9 digits.
+RFC3339_UTC = r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|\+00:00)$"
+_RFC3339_UTC = re.compile(RFC3339_UTC)
+
+
+class Timestamp(fields.String):
+    """An RFC 3339 UTC time, such as ``2026-11-29T20:15:03.120Z``: a real date and time of day."""
+
+    default_error_messages = {  # noqa: RUF012 - marshmallow's own declaration style
+        "not_rfc3339": "Not an RFC 3339 UTC time, such as 2026-11-29T20:15:03.120Z.",
+    }
+
+    def __init__(self, **kwargs: Any) -> None:
+        metadata = {"description": "RFC 3339 UTC", "pattern": RFC3339_UTC}
+        super().__init__(metadata={**metadata, **kwargs.pop("metadata", {})}, **kwargs)
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> str:
+        text = super()._deserialize(value, attr, data, **kwargs)
+        if not _RFC3339_UTC.match(text) or not _real_time(text):
+            raise self.make_error("not_rfc3339")
+        return text
+
+
+def _real_time(text: str) -> bool:
+    """Whether an RFC 3339 text names a time that exists (no 30 February, no 25 o'clock).
+
+    Read by hand, not with ``strptime``: an import checks its times on a thread of gevent's
+    pool (``api.offload``), where ``_strptime``'s lock, made after gevent patched threading,
+    deadlocked two imports checked at once."""
+    # The pattern holds: the figures are where it puts them.
+    year, month, day = int(text[0:4]), int(text[5:7]), int(text[8:10])
+    hour, minute, second = int(text[11:13]), int(text[14:16]), int(text[17:19])
+    try:
+        datetime(year, month, day, hour, minute, second)
+    except ValueError:
+        return False
+    return True
 
 
 def money(*, minimum: int = 1, **kwargs: Any) -> Int:

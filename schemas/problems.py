@@ -38,6 +38,18 @@ class ProblemSchema(Schema):
         values=fields.List(fields.String()),
         metadata={"description": "validation_error: messages by field (dotted path)"},
     )
+    seq = fields.Integer(
+        metadata={
+            "description": "log_invalid: the first transaction of the log that fails (0: its "
+            "header)"
+        }
+    )
+    field = fields.String(
+        metadata={
+            "description": "log_invalid: the member of that transaction at fault, where the "
+            "rules single one out (`by`: someone who could not have recorded it)"
+        }
+    )
 
 
 def refusal_name(code: str) -> str:

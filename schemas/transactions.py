@@ -471,6 +471,13 @@ class TransactionRequestSchema(Schema):
         return _instance(schema).load(data, partial=partial, unknown=unknown)
 
 
+def request_errors(body: dict[str, Any]) -> dict[str, Any]:
+    """What the schema of a body's type refuses in it, as marshmallow says it; nothing for a
+    type no client sends (the set-up types, which the ledger records itself)."""
+    schema = TRANSACTION_SCHEMAS.get(body.get("type"))  # type: ignore[arg-type]
+    return {} if schema is None else dict(_instance(schema).validate(body))
+
+
 _INSTANCES: dict[type[Schema], Schema] = {}
 
 

@@ -81,6 +81,7 @@ def test_serve_on_every_interface_tells_the_console_the_lan_address(
         "TABLEBANK_GAMES_PER_MINUTE": 30,
         "TABLEBANK_PROXY_HOPS": 0,
         "TABLEBANK_ADMIN_TOKEN": None,
+        "TABLEBANK_IMPORT_SLOTS": 1,
     }
 
 

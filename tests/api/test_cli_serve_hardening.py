@@ -71,6 +71,26 @@ def test_serve_refuses_a_negative_number(started, tmp_path, option, capsys):
     assert started == []
 
 
+# -- import slots -------------------------------------------------------------------------------
+
+
+def test_serve_checks_one_import_at_a_time_per_worker_unless_told(started, tmp_path):
+    serve(tmp_path / "a.sqlite")
+    serve(tmp_path / "b.sqlite", "--import-slots", "2")
+
+    assert started[0]["config"]["TABLEBANK_IMPORT_SLOTS"] == 1
+    assert started[1]["config"]["TABLEBANK_IMPORT_SLOTS"] == 2
+
+
+def test_serve_refuses_no_import_slot_at_all(started, tmp_path, capsys):
+    with pytest.raises(SystemExit) as exited:
+        serve(tmp_path / "new.sqlite", "--import-slots", "0")
+
+    assert exited.value.code == 2
+    assert "0 is not a positive number" in capsys.readouterr().err
+    assert started == []
+
+
 # -- the admin token file -----------------------------------------------------------------------
 
 

@@ -1,0 +1,97 @@
+"""CPU work off the event loop: an import's checks and rebuild, one import at a time.
+
+``tablebank serve`` runs gunicorn's gevent worker: every request of a worker process runs on
+one thread, switching between greenlets only when one waits. A large import is seconds of
+pure computation (every transaction checked and recorded again) and held that thread the
+whole time: every other request of the worker waited behind it (a payment 5.7 s behind three
+3 MB imports). Now:
+
+- ``CpuPool.run`` hands such work to gevent's pool of native threads, and the greenlet waits
+  for it while the event loop serves the others. CPython's GIL still lets one thread compute
+  at a time, but hands it to a thread that asks within a few milliseconds
+  (``sys.getswitchinterval``), so an honest request waits milliseconds, not the whole import.
+- An import holds one of ``slots`` (``TABLEBANK_IMPORT_SLOTS``, ``--import-slots``, 1 by
+  default) from the moment its body has arrived until its answer: parsing the body, the work
+  on the pool's thread, and the save, which runs in the loop. One slot, because a save of
+  thousands of events makes one SQLite call per event, each giving up the GIL and asking for
+  it again: with another import computing on a thread meanwhile, each call waited out that
+  thread's turn and the save, which holds the loop, took seconds instead of a fraction of one.
+  Another import waits for the slot up to ``wait`` seconds (its body read, nothing parsed),
+  then is refused with 503 ``busy`` and ``Retry-After``: nothing was done.
+
+Outside a gevent worker (the Flask test client, ``tablebank import``) the work runs in the
+caller's thread and no slot is taken.
+
+A job on the pool's thread must not wait on a lock made after gevent patched ``threading``
+(gevent's locks deadlock when two native threads contend for one): what an import runs there
+(``schemas.audit.transaction_errors``, ``Exchange.rebuild_import``) takes none but
+``ledger.caches``'s own native ones.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from gevent import monkey
+from werkzeug.exceptions import ServiceUnavailable
+
+POOL = "tablebank.cpu_pool"
+DEFAULT_SLOTS = 1
+WAIT_SECONDS = 30.0  # how long an import waits for a slot before it is refused
+
+T = TypeVar("T")
+
+
+class Busy(ServiceUnavailable):
+    """Every slot stayed taken: 503 ``busy`` with ``Retry-After``; nothing was done."""
+
+    problem_code = "busy"
+
+
+def under_gevent() -> bool:
+    """Whether this process runs gevent's event loop (a worker of ``tablebank serve``)."""
+    return bool(monkey.is_module_patched("threading"))
+
+
+class CpuPool:
+    """Slots for CPU-bound requests, and gevent's native threads to run their work on."""
+
+    def __init__(self, slots: int = DEFAULT_SLOTS, wait: float = WAIT_SECONDS) -> None:
+        if slots < 1:
+            raise ValueError(f"TABLEBANK_IMPORT_SLOTS must be 1 or more, not {slots}")
+        self.slots = slots
+        self.wait = wait
+        self._free: Any = None  # gevent's semaphore, made in the worker that uses it
+
+    def hold(self) -> bool:
+        """Take a slot under gevent (``Busy`` if none frees up in time); whether one was taken:
+        give it back with ``let_go``."""
+        if not under_gevent():
+            return False
+        import gevent.lock
+
+        if self._free is None:
+            self._free = gevent.lock.BoundedSemaphore(self.slots)
+        if not self._free.acquire(timeout=self.wait):
+            seconds = max(1, math.ceil(self.wait / 2))
+            raise Busy(
+                f"The server is busy with other imports; try again in {seconds} s.",
+                retry_after=seconds,
+            )
+        return True
+
+    def let_go(self) -> None:
+        """Give back a slot ``hold`` took."""
+        self._free.release()
+
+    def run(self, job: Callable[..., T], *args: Any) -> T:
+        """``job(*args)``: on a native thread of gevent's pool under gevent, the greenlet
+        waiting for it; in the caller's thread otherwise."""
+        if not under_gevent():
+            return job(*args)
+        import gevent
+
+        result: T = gevent.get_hub().threadpool.apply(job, args)
+        return result
