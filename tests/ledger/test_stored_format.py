@@ -1,4 +1,4 @@
-"""Games stored by the v1 code keep loading, verifying and importing (issue 10).
+"""Games stored by earlier code keep loading, verifying and importing (issues 10 and 14).
 
 ``fixtures/v1`` holds a SQLite database of five games written by the code before issue 10
 moved the event classes (``fixtures/make_v1_fixture.py`` wrote it; never regenerate it to
@@ -7,10 +7,17 @@ each game's export document and ``answers.json``, what that code answered when r
 database: each game's state, its verify result, its last transactions, a statement, the list
 of games.
 
+``fixtures/v2`` (``fixtures/make_v2_fixture.py``) holds two games written after issue 14, in
+the same form, with what it added: disputes (a player's and the banker's, kept, voided by a
+void naming the dispute, disputed again, one left open), the house rule
+``buy_after_first_lap``, a Millionaire Elite jackpot whose winning stake comes back and a trade
+per plot, a fair-play flag (its answers hold each game's flags), and a snapshot taken with
+disputes in the state. Its events are under the topics of the classes' own modules.
+
 The events are stored under their class's topic (``ledger.game:Game.RentPaid``, ...). A class
 that moves or is renamed must keep its old topic resolvable (eventsourcing's
 ``register_topic``), or every game stored before the move stops loading: the topic tests below
-name the one that was lost.
+name the one that was lost. Every test of a stored game runs on each fixture's games.
 """
 
 from __future__ import annotations
@@ -18,7 +25,7 @@ from __future__ import annotations
 import json
 import shutil
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import closing
 from pathlib import Path
 from typing import Any
@@ -32,10 +39,17 @@ from ledger.application import TableBank, verify_document
 from ledger.store import persistence_env
 from ledger.transactions import REGISTRY  # where the ledger declares its transaction types
 
-FIXTURE = Path(__file__).parent / "fixtures" / "v1"
+FIXTURES = Path(__file__).parent / "fixtures"
+VERSIONS = ("v1", "v2")
 DB_NAME = "tablebank.sqlite"
-ANSWERS: dict[str, Any] = json.loads((FIXTURE / "answers.json").read_text(encoding="utf-8"))
-GAMES = tuple(ANSWERS["games"])  # classic, short, timed, elite, custom
+ANSWERS_OF: dict[str, dict[str, Any]] = {
+    version: json.loads((FIXTURES / version / "answers.json").read_text(encoding="utf-8"))
+    for version in VERSIONS
+}
+FIXTURE = FIXTURES / "v1"
+ANSWERS = ANSWERS_OF["v1"]
+# (version, game): v1's classic, short, timed, elite, custom; v2's classic, elite.
+GAMES = tuple((version, name) for version in VERSIONS for name in ANSWERS_OF[version]["games"])
 
 # Every transaction type of the ledger when the fixture was written.
 V1_TYPES = frozenset(
@@ -125,10 +139,59 @@ V1_TOPICS = frozenset(
 V1_SNAPSHOT_TOPICS = frozenset({"eventsourcing.domain:Snapshot"})
 V1_SNAPSHOT_OF = frozenset({"ledger.game:Game"})
 
+# The types the v2 games use: the two added since v1, and what they rest on.
+ADDED_SINCE_V1 = frozenset({"dispute", "dispute_resolve"})
+V2_TYPES = ADDED_SINCE_V1 | {
+    "starting_cash",
+    "pot_seed",
+    "salary",
+    "payment",
+    "buy",
+    "rent",
+    "build",
+    "sell_buildings",
+    "trade",
+    "turn",
+    "void",
+    "shares",
+    "jackpot",
+}
 
-def export_of(name: str) -> dict[str, Any]:
+# Every topic the v2 fixture's events are stored under: each class in its own module (issue
+# 10), the disputes' among them.
+V2_TOPICS = frozenset(
+    {
+        "ledger.access:Access.Issued",
+        "ledger.game:Game.Created",
+        "ledger.setup:GameListed",
+        "ledger.transactions.buildings:BuildingsBought",
+        "ledger.transactions.buildings:BuildingsSold",
+        "ledger.transactions.corrections:TransactionVoided",
+        "ledger.transactions.deeds:DeedBought",
+        "ledger.transactions.deeds:RentPaid",
+        "ledger.transactions.disputes:DisputeResolved",
+        "ledger.transactions.disputes:TransactionDisputed",
+        "ledger.transactions.elite:JackpotPlayed",
+        "ledger.transactions.elite:PotSeeded",
+        "ledger.transactions.elite:SharesTraded",
+        "ledger.transactions.money:PaymentMade",
+        "ledger.transactions.money:SalaryPaid",
+        "ledger.transactions.money:StartingCashPaid",
+        "ledger.transactions.trades:TradeMade",
+        "ledger.transactions.turns:TurnStarted",
+        "ledger.writing:IdempotentWrite.Recorded",
+    }
+)
+
+
+def answers_of(version: str, name: str) -> dict[str, Any]:
+    """What the code of ``version`` answered about one of its games."""
+    return ANSWERS_OF[version]["games"][name]  # type: ignore[no-any-return]
+
+
+def export_of(version: str, name: str) -> dict[str, Any]:
     document: dict[str, Any] = json.loads(
-        (FIXTURE / ANSWERS["games"][name]["export"]).read_text(encoding="utf-8")
+        (FIXTURES / version / answers_of(version, name)["export"]).read_text(encoding="utf-8")
     )
     return document
 
@@ -161,47 +224,58 @@ def stored_txns(db: Path) -> list[dict[str, Any]]:
 
 
 @pytest.fixture
-def old_db(tmp_path: Path) -> Path:
-    """A copy of the v1 database (opening a SQLite file writes to it)."""
-    shutil.copyfile(FIXTURE / DB_NAME, tmp_path / DB_NAME)
-    return tmp_path / DB_NAME
+def old_bank_of(tmp_path: Path) -> Iterator[Callable[[str], TableBank]]:
+    """Today's code opening a fixture's database, copied (opening a SQLite file writes to it)."""
+    opened: list[TableBank] = []
+
+    def open_version(version: str) -> TableBank:
+        copy = tmp_path / version / DB_NAME
+        copy.parent.mkdir()
+        shutil.copyfile(FIXTURES / version / DB_NAME, copy)
+        opened.append(TableBank(env=persistence_env(str(copy))))
+        return opened[-1]
+
+    yield open_version
+    for app in opened:
+        app.close()
 
 
 @pytest.fixture
-def old_bank(old_db: Path) -> Iterator[TableBank]:
-    """Today's code opening the v1 database."""
-    app = TableBank(env=persistence_env(str(old_db)))
-    yield app
-    app.close()
+def moved_bank_of(store_env: dict[str, str]) -> Iterator[Callable[[str], TableBank]]:
+    """The run's store holding a fixture database's records, copied as they are (one fixture
+    per test: the store is the test's own)."""
+    opened: list[TableBank] = []
+
+    def move(version: str) -> TableBank:
+        assert not opened, "one fixture's records per store"
+        db = FIXTURES / version / DB_NAME
+        app = TableBank(env=store_env)
+        opened.append(app)
+        app.recorder.insert_events(
+            [
+                StoredEvent(originator_id=UUID(oid), originator_version=v, topic=t, state=s)
+                for oid, v, t, s in rows(db, "stored_events")
+            ]
+        )
+        assert app.snapshots is not None
+        app.snapshots.recorder.insert_events(
+            [
+                StoredEvent(originator_id=UUID(oid), originator_version=v, topic=t, state=s)
+                for oid, v, t, s in rows(db, "stored_snapshots")
+            ]
+        )
+        return app
+
+    yield move
+    for app in opened:
+        app.close()
 
 
-@pytest.fixture
-def moved_bank(store_env: dict[str, str]) -> Iterator[TableBank]:
-    """The run's store holding the v1 database's records, copied as they are."""
-    db = FIXTURE / DB_NAME
-    app = TableBank(env=store_env)
-    app.recorder.insert_events(
-        [
-            StoredEvent(originator_id=UUID(oid), originator_version=v, topic=t, state=s)
-            for oid, v, t, s in rows(db, "stored_events")
-        ]
-    )
-    assert app.snapshots is not None
-    app.snapshots.recorder.insert_events(
-        [
-            StoredEvent(originator_id=UUID(oid), originator_version=v, topic=t, state=s)
-            for oid, v, t, s in rows(db, "stored_snapshots")
-        ]
-    )
-    yield app
-    app.close()
+def game_id(version: str, name: str) -> str:
+    return str(answers_of(version, name)["id"])
 
 
-def game_id(name: str) -> str:
-    return str(ANSWERS["games"][name]["id"])
-
-
-# -- what the fixture holds ------------------------------------------------------------------
+# -- what the fixtures hold ------------------------------------------------------------------
 
 
 def test_the_fixture_uses_every_v1_transaction_type() -> None:
@@ -209,16 +283,47 @@ def test_the_fixture_uses_every_v1_transaction_type() -> None:
     assert set(ANSWERS["transaction_types"]) == V1_TYPES
 
 
-# Types added since the fixture was written: they move no money and no deed (API.md v1.1,
-# "Disputes"), so the v1 games cannot have used them; a fixture of their own (v2) is owed.
-ADDED_SINCE_V1 = frozenset({"dispute", "dispute_resolve"})
+def test_the_v2_fixture_uses_the_types_added_since_v1() -> None:
+    assert {txn["type"] for txn in stored_txns(FIXTURES / "v2" / DB_NAME)} == V2_TYPES
+    assert set(ANSWERS_OF["v2"]["transaction_types"]) == V2_TYPES
 
 
-def test_todays_ledger_has_the_v1_transaction_types() -> None:
-    # A type added since needs a game in a new fixture (v2) that uses it; a type dropped
+def test_todays_ledger_has_no_type_without_a_stored_game() -> None:
+    # A type added since v2 needs a game in a new fixture (v3) that uses it; a type dropped
     # leaves the games that used it unable to load, replay or import.
-    assert set(REGISTRY) - ADDED_SINCE_V1 == V1_TYPES
-    assert set(REGISTRY) >= V1_TYPES
+    assert set(REGISTRY) == V1_TYPES | V2_TYPES
+    assert set(REGISTRY) - V1_TYPES == ADDED_SINCE_V1
+
+
+def test_the_v2_fixture_holds_what_issue_14_added() -> None:
+    txns = stored_txns(FIXTURES / "v2" / DB_NAME)
+    classic, elite = export_of("v2", "classic"), export_of("v2", "elite")
+    # Disputes: a player's and the banker's; kept, voided by a void naming it, left open.
+    assert {t["by"] for t in txns if t["type"] == "dispute"} == {"banker", "p2", "p3"}
+    assert any(t["type"] == "void" and "dispute" in t["request"] for t in txns)
+    statuses = {d["status"] for d in answers_of("v2", "classic")["state"]["disputes"]}
+    assert statuses == {"open", "upheld", "voided"}
+    # Deeds only after the first lap.
+    assert classic["game"]["options"]["buy_after_first_lap"] is True
+    # Millionaire Elite: a stake won comes back, one lost stays; a bare plot traded while its
+    # branch's other plot carries a house.
+    jackpots = [t for t in elite["transactions"] if t["type"] == "jackpot"]
+    assert [(t["basis"]["won"], t["basis"]["stake_returned"]) for t in jackpots] == [
+        (True, True),
+        (False, False),
+    ]
+    [trade] = [t for t in elite["transactions"] if t["type"] == "trade"]
+    assert trade["basis"]["legs"][0]["properties"] == ["b1-2"]
+    after = answers_of("v2", "elite")["states_at"]["11"]["properties"]  # right after it
+    assert (after["b1-2"]["owner"], after["b1-1"]["owner"], after["b1-1"]["houses"]) == (
+        "p2",
+        "p1",
+        1,
+    )
+    # A fair-play flag among its answers.
+    assert [f["rule"] for f in answers_of("v2", "classic")["fairplay"]["flags"]] == [
+        "asset_dumping"
+    ]
 
 
 def test_the_fixture_stores_events_under_the_v1_topics() -> None:
@@ -227,146 +332,222 @@ def test_the_fixture_stores_events_under_the_v1_topics() -> None:
     assert set(ANSWERS["topics"]["events"]) == V1_TOPICS
 
 
-def test_the_fixture_stores_a_snapshot_of_a_game() -> None:
-    snapshots = rows(FIXTURE / DB_NAME, "stored_snapshots")
+def test_the_v2_fixture_stores_events_under_the_v2_topics() -> None:
+    stored = {topic for _, _, topic, _ in rows(FIXTURES / "v2" / DB_NAME, "stored_events")}
+    assert stored == V2_TOPICS
+    assert set(ANSWERS_OF["v2"]["topics"]["events"]) == V2_TOPICS
+
+
+@pytest.mark.parametrize("version", VERSIONS)
+def test_the_fixture_stores_a_snapshot_of_a_game(version: str) -> None:
+    snapshots = rows(FIXTURES / version / DB_NAME, "stored_snapshots")
     assert {topic for _, _, topic, _ in snapshots} == V1_SNAPSHOT_TOPICS
     assert {json.loads(state)["topic"] for _, _, _, state in snapshots} == V1_SNAPSHOT_OF
-    assert set(ANSWERS["topics"]["snapshots"]) == V1_SNAPSHOT_TOPICS
+    assert set(ANSWERS_OF[version]["topics"]["snapshots"]) == V1_SNAPSHOT_TOPICS
 
 
-@pytest.mark.parametrize("topic", sorted(V1_TOPICS | V1_SNAPSHOT_TOPICS | V1_SNAPSHOT_OF))
-def test_every_v1_topic_still_resolves(topic: str) -> None:
-    assert isinstance(resolve_topic(topic), type)
-
-
-def test_every_v1_event_decodes(old_bank: TableBank) -> None:
-    stored = rows(FIXTURE / DB_NAME, "stored_events")
-    ids = {UUID(oid) for oid, _, _, _ in stored}
-    decoded = sum(len(list(old_bank.events.get(oid))) for oid in ids)
-    assert decoded == len(stored)
-
-
-# -- the v1 database, opened by today's code ----------------------------------------------------
-
-
-@pytest.mark.parametrize("name", GAMES)
-def test_an_old_game_loads_with_its_v1_state(old_bank: TableBank, name: str) -> None:
-    assert as_stored(old_bank.game(game_id(name))) == ANSWERS["games"][name]["state"]
+def test_the_v2_snapshot_holds_disputes_and_first_laps() -> None:
+    [(_, version, _, state)] = rows(FIXTURES / "v2" / DB_NAME, "stored_snapshots")
+    assert version == 100
+    kept = json.loads(state)["state"]["state"]
+    assert set(kept["disputes"]) == {"12", "14", "17"}
+    assert kept["first_lap"] == {"p1": True, "p2": True, "p3": True}
 
 
 @pytest.mark.parametrize(
-    ("name", "seq"),
-    [(name, seq) for name, game in ANSWERS["games"].items() for seq in game["states_at"]],
+    "topic", sorted(V1_TOPICS | V2_TOPICS | V1_SNAPSHOT_TOPICS | V1_SNAPSHOT_OF)
+)
+def test_every_stored_topic_still_resolves(topic: str) -> None:
+    assert isinstance(resolve_topic(topic), type)
+
+
+@pytest.mark.parametrize("version", VERSIONS)
+def test_every_stored_event_decodes(old_bank_of: Callable[[str], TableBank], version: str) -> None:
+    stored = rows(FIXTURES / version / DB_NAME, "stored_events")
+    ids = {UUID(oid) for oid, _, _, _ in stored}
+    bank = old_bank_of(version)
+    decoded = sum(len(list(bank.events.get(oid))) for oid in ids)
+    assert decoded == len(stored)
+
+
+# -- a fixture's database, opened by today's code -----------------------------------------------
+
+
+@pytest.mark.parametrize(("version", "name"), GAMES)
+def test_an_old_game_loads_with_its_stored_state(
+    old_bank_of: Callable[[str], TableBank], version: str, name: str
+) -> None:
+    bank = old_bank_of(version)
+    assert as_stored(bank.game(game_id(version, name))) == answers_of(version, name)["state"]
+
+
+@pytest.mark.parametrize(
+    ("version", "name", "seq"),
+    [
+        (version, name, seq)
+        for version, name in GAMES
+        for seq in answers_of(version, name)["states_at"]
+    ],
 )
 def test_an_old_game_stands_as_it_did_after_an_earlier_seq(
-    old_bank: TableBank, name: str, seq: str
+    old_bank_of: Callable[[str], TableBank], version: str, name: str, seq: str
 ) -> None:
-    # Seq 99 is the snapshot's own version (100); 50 is before it and 100 after it.
-    view = old_bank.game(game_id(name), int(seq))
-    assert as_stored(view) == ANSWERS["games"][name]["states_at"][seq]
+    # The classic games' seq 99 is their snapshot's own version (100).
+    view = old_bank_of(version).game(game_id(version, name), int(seq))
+    assert as_stored(view) == answers_of(version, name)["states_at"][seq]
 
 
-@pytest.mark.parametrize("name", GAMES)
-def test_an_old_game_verifies_to_its_v1_head(old_bank: TableBank, name: str) -> None:
-    answers = ANSWERS["games"][name]
-    verified = old_bank.verify(game_id(name))
+@pytest.mark.parametrize(("version", "name"), GAMES)
+def test_an_old_game_verifies_to_its_stored_head(
+    old_bank_of: Callable[[str], TableBank], version: str, name: str
+) -> None:
+    answers = answers_of(version, name)
+    verified = old_bank_of(version).verify(game_id(version, name))
     assert verified == answers["verify"]
     assert verified["ok"] is True
     assert verified["head"] == answers["state"]["head"]
 
 
-@pytest.mark.parametrize("name", GAMES)
-def test_an_old_game_lists_its_v1_transactions(old_bank: TableBank, name: str) -> None:
-    txns = as_stored(list(old_bank.transactions(game_id(name))))
-    assert txns == export_of(name)["transactions"]
-    assert txns[-5:] == ANSWERS["games"][name]["last_transactions"]
+@pytest.mark.parametrize(("version", "name"), GAMES)
+def test_an_old_game_lists_its_stored_transactions(
+    old_bank_of: Callable[[str], TableBank], version: str, name: str
+) -> None:
+    txns = as_stored(list(old_bank_of(version).transactions(game_id(version, name))))
+    assert txns == export_of(version, name)["transactions"]
+    assert txns[-5:] == answers_of(version, name)["last_transactions"]
 
 
-@pytest.mark.parametrize("name", GAMES)
-def test_an_old_game_exports_its_v1_document(old_bank: TableBank, name: str) -> None:
-    assert as_stored(old_bank.export(game_id(name))) == export_of(name)
+@pytest.mark.parametrize(("version", "name"), GAMES)
+def test_an_old_game_exports_its_stored_document(
+    old_bank_of: Callable[[str], TableBank], version: str, name: str
+) -> None:
+    exported = old_bank_of(version).export(game_id(version, name))
+    assert as_stored(exported) == export_of(version, name)
 
 
-@pytest.mark.parametrize("name", GAMES)
-def test_an_old_games_statement_is_as_in_v1(old_bank: TableBank, name: str) -> None:
-    statement = old_bank.statement(game_id(name), "p1")
-    assert as_stored(statement) == ANSWERS["games"][name]["statement_p1"]
+@pytest.mark.parametrize(("version", "name"), GAMES)
+def test_an_old_games_statement_is_as_stored(
+    old_bank_of: Callable[[str], TableBank], version: str, name: str
+) -> None:
+    statement = old_bank_of(version).statement(game_id(version, name), "p1")
+    assert as_stored(statement) == answers_of(version, name)["statement_p1"]
 
 
-def test_the_old_games_are_listed_as_in_v1(old_bank: TableBank) -> None:
-    assert old_bank.list_games() == ANSWERS["list_games"]
+@pytest.mark.parametrize(
+    ("version", "name"), [(v, n) for v, n in GAMES if "fairplay" in answers_of(v, n)]
+)
+def test_an_old_game_raises_its_stored_fair_play_flags(
+    old_bank_of: Callable[[str], TableBank], version: str, name: str
+) -> None:
+    flags = old_bank_of(version).fairplay(game_id(version, name))
+    assert as_stored(flags) == answers_of(version, name)["fairplay"]
 
 
-@pytest.mark.parametrize("name", GAMES)
-def test_old_tokens_still_open_their_games(old_bank: TableBank, name: str) -> None:
-    answers = ANSWERS["games"][name]
-    assert old_bank.authenticate(game_id(name), answers["banker_token"]) == "banker"
+@pytest.mark.parametrize("version", VERSIONS)
+def test_the_old_games_are_listed_as_stored(
+    old_bank_of: Callable[[str], TableBank], version: str
+) -> None:
+    assert old_bank_of(version).list_games() == ANSWERS_OF[version]["list_games"]
+
+
+@pytest.mark.parametrize(("version", "name"), GAMES)
+def test_old_tokens_still_open_their_games(
+    old_bank_of: Callable[[str], TableBank], version: str, name: str
+) -> None:
+    answers = answers_of(version, name)
+    bank = old_bank_of(version)
+    assert bank.authenticate(game_id(version, name), answers["banker_token"]) == "banker"
     for pid, token in answers["player_tokens"].items():
-        assert old_bank.authenticate(game_id(name), token) == pid
+        assert bank.authenticate(game_id(version, name), token) == pid
 
 
-def test_an_old_idempotency_key_returns_its_v1_answer(old_bank: TableBank) -> None:
-    kept = ANSWERS["games"]["classic"]["idempotent_write"]
-    answer, repeated = old_bank.record_request(game_id("classic"), kept["body"], key=kept["key"])
+@pytest.mark.parametrize("version", VERSIONS)
+def test_an_old_idempotency_key_returns_its_stored_answer(
+    old_bank_of: Callable[[str], TableBank], version: str
+) -> None:
+    # v1's was the banker's payment; v2's is a player's dispute.
+    kept = answers_of(version, "classic")["idempotent_write"]
+    answer, repeated = old_bank_of(version).record_request(
+        game_id(version, "classic"), kept["body"], kept.get("by", "banker"), key=kept["key"]
+    )
     assert repeated is True
     assert as_stored(answer) == kept["answer"]
 
 
-@pytest.mark.parametrize("name", sorted(ANSWERS["next"]))
-def test_an_old_active_game_records_the_next_transaction_as_v1_did(
-    old_bank: TableBank, name: str
+@pytest.mark.parametrize(
+    ("version", "name"),
+    [(version, name) for version in VERSIONS for name in ANSWERS_OF[version]["next"]],
+)
+def test_an_old_active_game_records_the_next_transaction_as_stored(
+    old_bank_of: Callable[[str], TableBank], version: str, name: str
 ) -> None:
-    expected = ANSWERS["next"][name]
-    txn = old_bank.record(game_id(name), expected["body"])
+    # v2's classic game resolves its open dispute.
+    expected = ANSWERS_OF[version]["next"][name]
+    bank = old_bank_of(version)
+    txn = bank.record(game_id(version, name), expected["body"])
     assert {k: v for k, v in as_stored(txn).items() if k not in ("at", "hash")} == expected[
         "answer"
     ]
-    assert old_bank.verify(game_id(name)) == {
+    assert bank.verify(game_id(version, name)) == {
         "ok": True,
         "transactions": expected["answer"]["seq"],
         "head": txn["hash"],
     }
 
 
-# -- the v1 records on the run's store ----------------------------------------------------------
+# -- a fixture's records on the run's store -----------------------------------------------------
 
 
-@pytest.mark.parametrize("name", GAMES)
-def test_old_records_load_on_the_runs_store(moved_bank: TableBank, name: str) -> None:
-    answers = ANSWERS["games"][name]
-    assert as_stored(moved_bank.game(game_id(name))) == answers["state"]
-    assert moved_bank.verify(game_id(name)) == answers["verify"]
+@pytest.mark.parametrize(("version", "name"), GAMES)
+def test_old_records_load_on_the_runs_store(
+    moved_bank_of: Callable[[str], TableBank], version: str, name: str
+) -> None:
+    answers = answers_of(version, name)
+    bank = moved_bank_of(version)
+    gid = game_id(version, name)
+    assert as_stored(bank.game(gid)) == answers["state"]
+    assert bank.verify(gid) == answers["verify"]
     for seq, state in answers["states_at"].items():
-        assert as_stored(moved_bank.game(game_id(name), int(seq))) == state
+        assert as_stored(bank.game(gid, int(seq))) == state
+    if "fairplay" in answers:
+        assert as_stored(bank.fairplay(gid)) == answers["fairplay"]
 
 
-def test_old_records_list_their_games_on_the_runs_store(moved_bank: TableBank) -> None:
-    assert moved_bank.list_games() == ANSWERS["list_games"]
+@pytest.mark.parametrize("version", VERSIONS)
+def test_old_records_list_their_games_on_the_runs_store(
+    moved_bank_of: Callable[[str], TableBank], version: str
+) -> None:
+    assert moved_bank_of(version).list_games() == ANSWERS_OF[version]["list_games"]
 
 
-# -- the v1 export documents ----------------------------------------------------------------------
+# -- a fixture's export documents ---------------------------------------------------------------
 
 
-@pytest.mark.parametrize("name", GAMES)
-def test_an_old_export_verifies_offline(name: str) -> None:
-    answers = ANSWERS["games"][name]
-    assert verify_document(export_of(name)) == {
+@pytest.mark.parametrize(("version", "name"), GAMES)
+def test_an_old_export_verifies_offline(version: str, name: str) -> None:
+    answers = answers_of(version, name)
+    assert verify_document(export_of(version, name)) == {
         "ok": True,
         "transactions": answers["state"]["last_seq"],
         "head": answers["state"]["head"],
     }
 
 
-@pytest.mark.parametrize("name", GAMES)
-def test_an_old_export_imports_with_its_v1_state(store_env: dict[str, str], name: str) -> None:
+@pytest.mark.parametrize(("version", "name"), GAMES)
+def test_an_old_export_imports_with_its_stored_state(
+    store_env: dict[str, str], version: str, name: str
+) -> None:
     bank = TableBank(env=store_env)
     try:
-        imported = bank.import_game(export_of(name))
+        imported = bank.import_game(export_of(version, name))
         state = as_stored(bank.game(imported["id"]))
-        assert bank.verify(imported["id"]) == ANSWERS["games"][name]["verify"]
+        assert bank.verify(imported["id"]) == answers_of(version, name)["verify"]
+        if "fairplay" in answers_of(version, name):
+            flags = as_stored(bank.fairplay(imported["id"]))
+            assert flags == answers_of(version, name)["fairplay"]
     finally:
         bank.close()
-    expected = ANSWERS["games"][name]["state"]
+    expected = answers_of(version, name)["state"]
     assert {k: v for k, v in state.items() if k != "id"} == {
         k: v for k, v in expected.items() if k != "id"
     }
