@@ -107,8 +107,10 @@ def record(server: Server, game: dict, body: dict[str, Any]) -> dict:
 def open_table(page: Page, server: Server, game: dict) -> None:
     """The banker's device holds the game (as after creating it there) and shows its table."""
     # A dialog closed just before takes its history entry back (dom.js): a navigation started
-    # before that step has arrived would be aborted by it.
-    page.wait_for_function("() => !(history.state && history.state.tbDialog)")
+    # before that step has arrived would be aborted by it. (A dialog still open keeps its entry.)
+    page.wait_for_function(
+        "() => !(history.state && history.state.tbDialog) || document.querySelector('dialog[open]')"
+    )
     page.goto(server.base + "/")
     page.evaluate(
         "g => localStorage.setItem('tablebank.games', JSON.stringify({[g.id]: g}))",
