@@ -28,7 +28,7 @@ from api.framework import TableBankApi
 from api.games import game_blp, games_blp
 from api.health import health_blp
 from api.limits import LIMITER, game_limiter
-from api.offload import DEFAULT_SLOTS, POOL, CpuPool
+from api.offload import DEFAULT_SLOTS, POOL, CpuPool, gather_writes
 from api.rulesets import rulesets_blp
 from api.transactions import transactions_blp
 from ledger.application import TableBank
@@ -61,7 +61,9 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.config.from_mapping(DEFAULTS, TABLEBANK_DB=os.environ.get("TABLEBANK_DB", DEFAULT_DB))
     app.config.from_mapping(config or {})
     app.json.sort_keys = False  # type: ignore[attr-defined]  # keep seat and board order
-    app.extensions[EXTENSION] = TableBank(env=persistence_env(app.config["TABLEBANK_DB"]))
+    bank = TableBank(env=persistence_env(app.config["TABLEBANK_DB"]))
+    bank.group_commit.gather = gather_writes
+    app.extensions[EXTENSION] = bank
     app.extensions[LIMITER] = game_limiter(int(app.config["TABLEBANK_GAMES_PER_MINUTE"]))
     app.extensions[POOL] = CpuPool(int(app.config["TABLEBANK_IMPORT_SLOTS"]))
     hops = int(app.config["TABLEBANK_PROXY_HOPS"])

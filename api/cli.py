@@ -50,6 +50,8 @@ from schemas.audit import import_errors
 DEFAULT_GAMES_PER_MINUTE = 30
 MIN_ADMIN_TOKEN = 16  # characters: far more than anyone could guess
 # A query string in a log message: from the "?" to the next space or quote.
+# Method, path and protocol, never the query string (nor any header).
+ACCESS_LOG_FORMAT = '%(h)s "%(m)s %(U)s %(H)s" %(s)s %(b)s %(M)sms'
 QUERY_STRING = re.compile(r"\?[^\s'\"]+")
 
 
@@ -71,6 +73,25 @@ class _Logger(glogging.Logger):  # type: ignore[misc]
         super().setup(cfg)
         if not any(isinstance(each, QueryRedaction) for each in self.error_log.filters):
             self.error_log.addFilter(QueryRedaction())
+
+    def atoms(self, resp: Any, req: Any, environ: dict[str, Any], request_time: Any) -> Any:
+        """The access log line's atoms: with our format, only the seven it names (gunicorn
+        builds some thirty and one per header and per environ key, 3 % of a write's time)."""
+        if self.cfg.access_log_format != ACCESS_LOG_FORMAT:
+            return super().atoms(resp, req, environ, request_time)
+        status = resp.status
+        if isinstance(status, str):
+            status = status.split(None, 1)[0]
+        sent = getattr(resp, "sent", None)
+        return {
+            "h": environ.get("REMOTE_ADDR", "-"),
+            "m": environ.get("REQUEST_METHOD"),
+            "U": environ.get("PATH_INFO"),
+            "H": environ.get("SERVER_PROTOCOL"),
+            "s": status,
+            "b": "-" if sent is None else str(sent),
+            "M": request_time.seconds * 1000 + request_time.microseconds // 1000,
+        }
 
 
 def cooperative_eventsourcing() -> None:
@@ -155,7 +176,7 @@ def serve(args: argparse.Namespace) -> int:
         "accesslog": "-",
         # Method, path and protocol, never the query string (nor any header): a token sent
         # where it does not belong (``?token=``, refused) is not written down either.
-        "access_log_format": '%(h)s "%(m)s %(U)s %(H)s" %(s)s %(b)s %(M)sms',
+        "access_log_format": ACCESS_LOG_FORMAT,
         "errorlog": "-",
         "logger_class": _Logger,
         "graceful_timeout": 5,

@@ -55,6 +55,16 @@ def under_gevent() -> bool:
     return bool(monkey.is_module_patched("threading"))
 
 
+def gather_writes() -> None:
+    """What a group commit's leader waits for before it commits (``GroupCommit.gather``):
+    under gevent, until the event loop has nothing else to run, so that every request whose
+    bytes have arrived reaches its save and joins the commit; outside gevent, nothing."""
+    if under_gevent():
+        import gevent
+
+        gevent.idle()
+
+
 class CpuPool:
     """Slots for CPU-bound requests, and gevent's native threads to run their work on."""
 

@@ -26,6 +26,7 @@ from eventsourcing.utils import register_topic
 
 from ledger.access import ACCESS_CACHE_SIZE, Access, hash_token
 from ledger.caches import BoundedCache
+from ledger.commit import GroupCommit
 from ledger.exchange import (
     EXPORT_FORMAT,
     SNAPSHOT_INTERVAL,
@@ -109,6 +110,7 @@ class TableBank(Exchange, Writing):
         self._access_cache: BoundedCache[str, tuple[UUID, str]] = BoundedCache(ACCESS_CACHE_SIZE)
         self._locks: dict[str, tuple[threading.Lock, int]] = {}
         self._locks_guard = threading.Lock()
+        self.group_commit = GroupCommit(self)
         # Whether stored events are plain JSON text (the default): no cipher, no compressor,
         # the library's JSON transcoder. Then records are read without the mapper.
         self._plain_json = (
@@ -122,8 +124,27 @@ class TableBank(Exchange, Writing):
         # loading the game: a store that fails now must not turn a recorded write into an
         # error (the next snapshot comes SNAPSHOT_INTERVAL transactions later).
         try:
-            super()._take_snapshots(processing_event)
+            self._snapshot_saved(processing_event)
         except Exception as error:
             if not store_unavailable(error):
                 raise
             log.warning("a snapshot was not saved (the store is unavailable): %s", error)
+
+    def _snapshot_saved(self, processing_event: Any) -> None:
+        """Snapshot each game whose saved event has a version that is a multiple of the
+        interval, as the library does, but of the game in hand when it is at that version
+        (a write saves one event: the game after it is the one just saved), instead of
+        loading it again from the store (the last snapshot and up to 100 events after it)."""
+        if self.snapshots is None:
+            return
+        taken: list[Any] = []
+        for event in processing_event.events:
+            game = processing_event.aggregates.get(event.originator_id)
+            if not isinstance(game, Game) or event.originator_version % SNAPSHOT_INTERVAL:
+                continue
+            if game.version == event.originator_version:
+                taken.append(Game.Snapshot.take(game))
+            else:
+                self.take_snapshot(event.originator_id, version=event.originator_version)
+        if taken:
+            self.snapshots.put(taken)

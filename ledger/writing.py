@@ -4,8 +4,11 @@ the dry run that shares every step but the save.
 
 Every write loads one ``Game`` (from the cache, or a snapshot plus the events after it), runs
 one command, and saves the one event it triggered, with the key's answer and the status log's
-line in the same atomic write. A conflict with a concurrent writer is retried, so no update
-is lost; a retry that the rules now refuse returns that refusal.
+line in the same atomic write (``ledger.commit``: with the writes of other games that arrive
+together). A conflict with a concurrent writer is retried, so no update is lost; a retry that
+the rules now refuse returns that refusal. The first attempt takes the game as this process
+last saved it, asking the store nothing: a game another process wrote since makes its save
+clash, and the write is tried again on the store's game (``_record_retrying``).
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from copy import deepcopy
 from typing import Any
 from uuid import UUID, uuid5
 
@@ -24,6 +28,7 @@ from eventsourcing.persistence import IntegrityError
 
 from ledger.access import NAMESPACE
 from ledger.chain import canonical, sha256
+from ledger.commit import GroupCommit
 from ledger.draft import History
 from ledger.errors import (
     Forbidden,
@@ -62,6 +67,7 @@ class Writing(Reading):
     """Recording transactions, and the dry run."""
 
     status_log: EventSourcedLog[Any]
+    group_commit: GroupCommit
     # Per game being written in this process: its lock and how many writers hold or wait
     # for it. A game's entry goes with its last writer, so the table holds only the games
     # being written now.
@@ -152,16 +158,35 @@ class Writing(Reading):
         if_match: str | None,
         body_digest: str,
     ) -> tuple[dict[str, Any], bool]:
+        # The first attempt trusts this process's cache: the game as this process last saved
+        # or read it, without asking the store whether another process wrote since. That is
+        # checked where it matters anyway: a save on a stale game clashes with the version
+        # taken (``IntegrityError``), and the write is tried again on the store's game. A
+        # refusal on the cached game is not trusted either: the write is tried again on the
+        # store's game, and only a refusal there is the answer. The Idempotency-Key is looked
+        # up only then, too: a key already used makes the first save clash (its answer's id
+        # is taken), so a repeat is found on the second attempt.
+        trusted = True
         for attempt in range(WRITE_ATTEMPTS):
-            if attempt:
+            if attempt > 1:
                 time.sleep(random.uniform(0, BACKOFF_SECONDS * attempt))
-            game = self._load(game_id)
-            if key is not None:
+            game = self._cached_game(game_id) if trusted else None
+            if game is None:
+                trusted = False
+                game = self._load(game_id)
+            if key is not None and not trusted:
                 earlier = self._idempotent_answer(game.id, key, body_digest)
                 if earlier is not None:
                     return earlier, True
             status = game.state["status"]
-            txn = self._draft(game, body, by, if_match)
+            try:
+                txn = self._draft(game, body, by, if_match)
+            except LedgerError:
+                if trusted:
+                    trusted = False
+                    continue
+                raise
+            trusted = False
             view = transaction_view(txn)
             saving: list[Any] = [game]
             if key is not None:
@@ -171,11 +196,34 @@ class Writing(Reading):
                     self.status_log.trigger_event(game_id=game.id, status=game.state["status"])
                 )
             try:
-                self.save(*saving)
+                self.group_commit.save(*saving)
             except IntegrityError:
                 continue  # a concurrent writer won (maybe with this key); try on the fresh state
+            self._keep(game)
             return view, False
         raise LedgerError("busy", "the game is too busy; try again")  # pragma: no cover
+
+    def _cached_game(self, game_id: UUID | str) -> Game | None:
+        """A copy of the game as this process's cache holds it (``None`` if it holds none),
+        not brought up to date from the store."""
+        cache = self.repository.cache
+        try:
+            uid = game_id if isinstance(game_id, UUID) else UUID(str(game_id))
+            cached = cache.get(uid) if cache is not None else None
+        except (ValueError, KeyError):
+            return None
+        if not isinstance(cached, Game):
+            return None
+        return deepcopy(cached)
+
+    def _keep(self, game: Game) -> None:
+        """Put the game just saved in the aggregate cache: the next write of this game then
+        finds it as it is, where the library (which, fast-forwarding, caches nothing it saves)
+        would read and apply this write's event again. A later write by another process is
+        still found (each load fast-forwards the cached game from the store)."""
+        cache = self.repository.cache
+        if cache is not None:
+            cache.put(game.id, game)
 
     def _idempotent_answer(
         self, game_id: UUID, key: str, body_digest: str

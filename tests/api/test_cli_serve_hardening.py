@@ -255,3 +255,36 @@ def test_serve_runs_gunicorn_with_the_redacting_logger(started, tmp_path):
     serve(tmp_path / "new.sqlite")
 
     assert started[0]["options"]["logger_class"] is cli._Logger
+
+
+def test_the_access_line_is_the_one_gunicorn_writes_from_all_its_atoms():
+    """``_Logger`` builds only the atoms the format names: the line is the same."""
+    from datetime import timedelta
+    from types import SimpleNamespace
+
+    from gunicorn import glogging
+    from gunicorn.config import Config
+
+    cfg = Config()
+    cfg.set("access_log_format", cli.ACCESS_LOG_FORMAT)
+    resp = SimpleNamespace(status="201 CREATED", sent=1234, headers=[("ETag", '"v"')])
+    req = SimpleNamespace(headers=[("AUTHORIZATION", "Bearer s3cr3t")])
+    environ = {
+        "REMOTE_ADDR": "192.168.1.20",
+        "REQUEST_METHOD": "POST",
+        "RAW_URI": "/api/v1/games/g/transactions?dry_run=true",
+        "PATH_INFO": "/api/v1/games/g/transactions",
+        "QUERY_STRING": "dry_run=true",
+        "SERVER_PROTOCOL": "HTTP/1.1",
+    }
+    took = timedelta(microseconds=4_321)
+    lines = []
+    for logger_class in (glogging.Logger, cli._Logger):
+        logger = logger_class(cfg)
+        atoms = logger.atoms_wrapper_class(logger.atoms(resp, req, environ, took))
+        lines.append(cli.ACCESS_LOG_FORMAT % atoms)
+    assert (
+        lines[0]
+        == lines[1]
+        == '192.168.1.20 "POST /api/v1/games/g/transactions HTTP/1.1" 201 1234 4ms'
+    )
