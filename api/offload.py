@@ -41,6 +41,9 @@ POOL = "tablebank.cpu_pool"
 DEFAULT_SLOTS = 1
 WAIT_SECONDS = 30.0  # how long an import waits for a slot before it is refused
 
+# The longest a group commit's leader waits for other writes to join (``gather_writes``).
+GATHER_SECONDS = 0.01
+
 T = TypeVar("T")
 
 
@@ -58,11 +61,14 @@ def under_gevent() -> bool:
 def gather_writes() -> None:
     """What a group commit's leader waits for before it commits (``GroupCommit.gather``):
     under gevent, until the event loop has nothing else to run, so that every request whose
-    bytes have arrived reaches its save and joins the commit; outside gevent, nothing."""
+    bytes have arrived reaches its save and joins the commit, but never more than
+    ``GATHER_SECONDS`` (requests that never stop arriving do not hold the commit back);
+    outside gevent, nothing."""
     if under_gevent():
         import gevent
 
-        gevent.idle()
+        with gevent.Timeout(GATHER_SECONDS, False):
+            gevent.idle()
 
 
 class CpuPool:
