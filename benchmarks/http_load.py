@@ -38,11 +38,13 @@ def free_port() -> int:
 
 
 class Server:
-    """A running ``tablebank serve`` on a loopback port."""
+    """A running ``tablebank serve`` on a loopback port; ``env``: more environment variables
+    for it (``PGAPPNAME`` names its PostgreSQL connections, for ``benchmarks.scaleout``)."""
 
-    def __init__(self, db: str, workers: int) -> None:
+    def __init__(self, db: str, workers: int, env: dict[str, str] | None = None) -> None:
         self.port = free_port()
-        env = {**os.environ, "TABLEBANK_DB": db}  # a URL's password stays off the command line
+        # A URL's password stays off the command line.
+        env = {**os.environ, **(env or {}), "TABLEBANK_DB": db}
         self.process = subprocess.Popen(
             [
                 *(sys.executable, "-m", "api.cli", "serve", "--port", str(self.port)),
@@ -114,8 +116,8 @@ def vm_hwm_mib(pid: int) -> float:
 
 
 @contextlib.contextmanager
-def serving(db: str, workers: int) -> Iterator[Server]:
-    server = Server(db, workers)
+def serving(db: str, workers: int, env: dict[str, str] | None = None) -> Iterator[Server]:
+    server = Server(db, workers, env)
     try:
         yield server
     finally:

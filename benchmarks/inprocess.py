@@ -9,7 +9,9 @@
   one with 10, taken in turns so that a busy moment of the machine falls on both;
 - (d) the import, replay and verify rates of the long game (the document of ``FILE``);
 - (e) this process's peak memory (``ru_maxrss``), which covers all of the above;
-- the ids and banker tokens of the games the HTTP part uses, created here in the same store.
+- the ids and banker tokens of the games the HTTP parts use, created here in the same store
+  (``--tables`` of them: ``benchmarks.run`` asks for 17, the 16 tables of (a) and (f) and the
+  game (f) shares between two servers).
 
 A process of its own, so that its peak memory and caches are its own.
 """
@@ -138,7 +140,7 @@ def main() -> None:
     ap.add_argument("--duration", type=float, default=5.0)
     ap.add_argument("--samples", type=int, default=300)
     ap.add_argument("--repeats", type=int, default=3)
-    ap.add_argument("--tables", type=int, default=16, help="games to create for the HTTP part")
+    ap.add_argument("--tables", type=int, default=16, help="games to create for the HTTP parts")
     args = ap.parse_args()
     if not args.db:
         ap.error("give --db or set TABLEBANK_DB")

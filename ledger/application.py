@@ -55,7 +55,13 @@ from ledger.views import (
     transaction_view,
     version_after,
 )
-from ledger.writing import IdempotentWrite, Writing, check_may_record, check_request
+from ledger.writing import (
+    SHARED_GAMES,
+    IdempotentWrite,
+    Writing,
+    check_may_record,
+    check_request,
+)
 
 log = logging.getLogger(__name__)
 
@@ -111,6 +117,7 @@ class TableBank(Exchange, Writing):
         self._locks: dict[str, tuple[threading.Lock, int]] = {}
         self._locks_guard = threading.Lock()
         self.group_commit = GroupCommit(self)
+        self._written_elsewhere: BoundedCache[UUID, float] = BoundedCache(SHARED_GAMES)
         # Whether stored events are plain JSON text (the default): no cipher, no compressor,
         # the library's JSON transcoder. Then records are read without the mapper.
         self._plain_json = (

@@ -27,6 +27,7 @@ from eventsourcing.domain import Aggregate, event
 from eventsourcing.persistence import IntegrityError
 
 from ledger.access import NAMESPACE
+from ledger.caches import BoundedCache
 from ledger.chain import canonical, sha256
 from ledger.commit import GroupCommit
 from ledger.draft import History
@@ -48,6 +49,11 @@ WRITE_ATTEMPTS = 60
 # After a lost race with another process, wait a random moment (up to this many seconds per
 # attempt so far) so that two writers do not keep colliding in step.
 BACKOFF_SECONDS = 0.002
+# After a save of a game clashed with another process's, its writes in this process load the
+# game from the store for this long (``Writing._cached_game``).
+SHARED_SECONDS = 60.0
+# How many such games a process remembers (the least recently clashed are forgotten first).
+SHARED_GAMES = 10_000
 
 
 class IdempotentWrite(Aggregate):
@@ -73,6 +79,8 @@ class Writing(Reading):
     # being written now.
     _locks: dict[str, tuple[threading.Lock, int]]
     _locks_guard: threading.Lock
+    # Games whose save clashed with another process's, with when (time.monotonic()).
+    _written_elsewhere: BoundedCache[UUID, float]
 
     def record(
         self, game_id: UUID | str, body: dict[str, Any], by: str = "banker"
@@ -198,14 +206,20 @@ class Writing(Reading):
             try:
                 self.group_commit.save(*saving)
             except IntegrityError:
-                continue  # a concurrent writer won (maybe with this key); try on the fresh state
+                # A concurrent writer won (maybe with this key): try on the fresh state, and
+                # for a while trust no cached copy of this game (it is written elsewhere too).
+                self._written_elsewhere.put(game.id, time.monotonic())
+                continue
             self._keep(game)
             return view, False
         raise LedgerError("busy", "the game is too busy; try again")  # pragma: no cover
 
     def _cached_game(self, game_id: UUID | str) -> Game | None:
-        """A copy of the game as this process's cache holds it (``None`` if it holds none),
-        not brought up to date from the store."""
+        """A copy of the game as this process's cache holds it, not brought up to date from
+        the store; ``None`` if it holds none, or if a save of this game clashed with another
+        process's less than ``SHARED_SECONDS`` ago (a game that several servers write, each
+        behind a load balancer: its writes load it from the store first, as each would
+        otherwise clash once)."""
         cache = self.repository.cache
         try:
             uid = game_id if isinstance(game_id, UUID) else UUID(str(game_id))
@@ -213,6 +227,9 @@ class Writing(Reading):
         except (ValueError, KeyError):
             return None
         if not isinstance(cached, Game):
+            return None
+        clashed = self._written_elsewhere.get(uid)
+        if clashed is not None and time.monotonic() - clashed < SHARED_SECONDS:
             return None
         return deepcopy(cached)
 

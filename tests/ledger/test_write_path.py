@@ -259,3 +259,33 @@ def test_a_game_written_past_a_hundred_versions_is_snapshotted_as_the_store_has_
     if store_env.get("PERSISTENCE_MODULE") != "eventsourcing.popo":
         with TableBank(env=store_env) as cold:
             assert cold.game(game) == bank.game(game)
+
+
+def test_a_game_written_by_two_servers_in_turn_clashes_once_on_each(
+    bank: TableBank, store_env: dict[str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Behind a load balancer, one game's writes alternate between servers: after its first
+    clash, a server loads that game from the store before each write, so it clashes no more."""
+    if store_env.get("PERSISTENCE_MODULE") == "eventsourcing.popo":
+        pytest.skip("one in-memory store cannot be shared by two banks")
+    from eventsourcing.persistence import IntegrityError
+
+    game = new_game(bank, "balanced")
+    with TableBank(env=store_env) as other:
+        clashes = {"bank": 0, "other": 0}
+        for name, each in (("bank", bank), ("other", other)):
+            real_save = each.group_commit.save
+
+            def save(*objs: Any, _real: Any = real_save, _name: str = name) -> None:
+                try:
+                    _real(*objs)
+                except IntegrityError:
+                    clashes[_name] += 1
+                    raise
+
+            monkeypatch.setattr(each.group_commit, "save", save)
+        for n in range(10):
+            (bank if n % 2 == 0 else other).record(game, PAY)
+    assert clashes == {"bank": 1, "other": 1}
+    assert cash(bank, game) == (500, 2500)  # ten payments of 100, each recorded once
+    assert bank._load(game).last_seq == SET_UP + 10
