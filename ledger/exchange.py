@@ -26,6 +26,7 @@ from ledger.chain import canonical, chain_hash
 from ledger.draft import History
 from ledger.errors import Forbidden, InvalidField, LedgerError, LogInvalid
 from ledger.game import Game, now_rfc3339
+from ledger.reading import gc_paused
 from ledger.ruleset import parse_ruleset
 from ledger.setup import Encoded, SetUp, check_options, check_player_count, setup_types
 from ledger.state import State, apply_transaction, copy_state
@@ -92,16 +93,19 @@ class Exchange(SetUp):
             if snapshotting and game.version % SNAPSHOT_INTERVAL == 0:
                 snapshots.append(Game.Snapshot.take(copy.deepcopy(game)))
 
-        game = rebuild_game(document, keep)
-        if snapshots and game.version % SNAPSHOT_INTERVAL:  # and the head, for the first load
-            snapshots.append(Game.Snapshot.take(copy.deepcopy(game)))
-        # Encoding thousands of events is CPU work too, done here rather than in the save.
-        events = [self.mapper.to_stored_event(event) for event in game.collect_events()]
-        stored_snapshots = (
-            [self.snapshots.mapper.to_stored_event(each) for each in snapshots]
-            if self.snapshots is not None
-            else []
-        )
+        # Thousands of events and records are made, all kept: the collector would walk them
+        # again and again as they grow (``gc_paused``).
+        with gc_paused():
+            game = rebuild_game(document, keep)
+            if snapshots and game.version % SNAPSHOT_INTERVAL:  # and the head, for the first load
+                snapshots.append(Game.Snapshot.take(copy.deepcopy(game)))
+            # Encoding thousands of events is CPU work too, done here rather than in the save.
+            events = [self.mapper.to_stored_event(event) for event in game.collect_events()]
+            stored_snapshots = (
+                [self.snapshots.mapper.to_stored_event(each) for each in snapshots]
+                if self.snapshots is not None
+                else []
+            )
         return RebuiltGame(game, Encoded(events, stored_snapshots))
 
     def save_import(self, rebuilt: RebuiltGame) -> dict[str, Any]:

@@ -6,8 +6,10 @@ live feed of new transactions for the event stream. The base of every other part
 
 from __future__ import annotations
 
+import gc
 import json
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from functools import cached_property
 from typing import Any
 from uuid import UUID
@@ -20,10 +22,49 @@ from ledger.fairplay import fairplay_flags
 from ledger.game import Game
 from ledger.live import Feed, Follower
 from ledger.ruleset import BUILT_IN, built_in
+from ledger.store import select_states
+from ledger.transactions import TransactionRecorded
 from ledger.views import game_view, game_view_version, ruleset_view, transaction_view
 
 # Decodes stored events when a game's transaction records are read (``Reading._records``).
 _RECORD_DECODER = json.JSONDecoder()
+# Stored events decoded in one call (``decode_states``) for a reader that keeps them all
+# (replay): many, so that the call is paid once for all of them.
+DECODE_CHUNK = 500
+
+
+def decode_states(states: Sequence[bytes]) -> list[dict[str, Any]]:
+    """The stored events' states (the library's JSON text of each), decoded: one JSON array
+    of them all, parsed in one call.
+
+    The library wrote each text: one JSON object and nothing around it, so the array of them
+    joined by commas holds the same values, and the decoder's checks for whitespace and
+    trailing text are skipped (``raw_decode``). The cyclic garbage collector is paused while
+    it runs: decoding creates thousands of dicts and lists, none of them garbage, and the
+    collections they set off (each walking every object of the process, the records decoded
+    so far too) cost more than the decoding.
+    """
+    text = (b"[" + b",".join(states) + b"]").decode("utf-8")
+    with gc_paused():
+        decoded: list[dict[str, Any]] = _RECORD_DECODER.raw_decode(text)[0]
+    return decoded
+
+
+@contextmanager
+def gc_paused() -> Iterator[None]:
+    """The cyclic garbage collector paused, while building many objects that all stay alive.
+
+    Only the collector of reference cycles: memory is freed as always. If it was off already
+    (another thread's pause, or the process's choice), it is left as it is.
+    """
+    enabled = gc.isenabled()
+    if enabled:
+        gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 class Reading(Application[UUID]):
@@ -87,28 +128,44 @@ class Reading(Application[UUID]):
         super().close()
 
     def _records(
-        self, game_id: UUID, after: int = 0, limit: int | None = None
+        self, game_id: UUID, after: int = 0, limit: int | None = None, *, kept: bool = False
     ) -> Iterator[dict[str, Any]]:
         """The transaction records of a game after seq ``after``, in order (at most ``limit``).
 
-        Read from the recorder and decoded as plain JSON: a record is plain JSON data, and
-        building an event object around each one (its class, id and timestamp, through the
-        transcoder's hook for every dict) cost more than reading it; audit, replay and
-        export read every transaction of a game.
+        Read from the recorder (its stored states only: ``select_states``) and decoded as
+        plain JSON: a record is plain JSON data, and building an event object around each one
+        (its class, id and timestamp, through the transcoder's hook for every dict) cost more
+        than reading it; audit, replay and export read every transaction of a game.
+
+        ``kept``: the reader keeps every record (replay), so they are decoded many at once
+        (``decode_states``); else one at a time, each let go before the next is decoded (a
+        batch held decoded only gives the collector more to walk).
         """
         if not self._plain_json:
             for ev in self.events.get(game_id, gt=after + Game.INITIAL_VERSION, limit=limit):
-                if isinstance(ev, Game.TransactionRecorded):
+                # The classes' own base: ``Game.TransactionRecorded`` is the aggregate's
+                # copy of it, which no stored event is an instance of.
+                if isinstance(ev, TransactionRecorded):
                     yield ev.txn
             return
-        stored_events = self.recorder.select_events(
-            game_id, gt=after + Game.INITIAL_VERSION, limit=limit
-        )
-        for stored in stored_events:
+        gt = after + Game.INITIAL_VERSION
+        states = select_states(self.recorder, game_id, gt=gt, limit=limit)
+        if states is None:  # a store without SQL of ours (in memory)
+            states = [
+                stored.state for stored in self.recorder.select_events(game_id, gt=gt, limit=limit)
+            ]
+        if kept:
+            for start in range(0, len(states), DECODE_CHUNK):
+                for event in decode_states(states[start : start + DECODE_CHUNK]):
+                    txn = event.get("txn")
+                    if txn is not None:
+                        yield txn
+            return
+        for state in states:
             # The library wrote this text: one JSON object and nothing around it, so the
             # decoder's checks for whitespace and trailing text (a third of json.loads's time
             # on a record) are skipped.
-            txn = _RECORD_DECODER.raw_decode(stored.state.decode("utf-8"))[0].get("txn")
+            txn = _RECORD_DECODER.raw_decode(state.decode("utf-8"))[0].get("txn")
             if txn is not None:
                 yield txn
 
@@ -123,7 +180,7 @@ class Reading(Application[UUID]):
         """One transaction by its seq."""
         game = self._load(game_id)
         if 1 <= seq <= game.last_seq:
-            for txn in self._records(game.id, after=seq - 1):
+            for txn in self._records(game.id, after=seq - 1, limit=1):
                 return transaction_view(txn, game.state["voided"])
         raise NotFound(f"no transaction {seq} in game {game_id}")
 
@@ -147,9 +204,11 @@ class Reading(Application[UUID]):
         game = self._load(game_id)
         initial = self._load(game.id, version=Game.INITIAL_VERSION)
         voided = game.state["voided"]
-        steps = list(audit.replay_steps(game.ruleset, initial.state, self._records(game.id)))
-        for step in steps:  # each step is a new dict: shown with its void, if any
-            step["transaction"] = transaction_view(step["transaction"], voided)
+        with gc_paused():  # 10,000 steps of new dicts, all kept: the answer
+            records = self._records(game.id, kept=True)
+            steps = list(audit.replay_steps(game.ruleset, initial.state, records))
+            for step in steps:  # each step is a new dict: shown with its void, if any
+                step["transaction"] = transaction_view(step["transaction"], voided)
         return {"steps": steps}
 
     def fairplay(self, game_id: UUID | str) -> dict[str, Any]:

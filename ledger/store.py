@@ -37,9 +37,15 @@ import weakref
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qsl, unquote, urlsplit, urlunsplit
+from uuid import UUID
 
 from eventsourcing.persistence import InterfaceError, OperationalError
-from eventsourcing.sqlite import SQLiteConnection, SQLiteConnectionPool, SQLiteFactory
+from eventsourcing.sqlite import (
+    SQLiteAggregateRecorder,
+    SQLiteConnection,
+    SQLiteConnectionPool,
+    SQLiteFactory,
+)
 
 try:  # the postgres extra
     from eventsourcing.postgres import (
@@ -48,6 +54,8 @@ try:  # the postgres extra
         PostgresFactory,
     )
     from psycopg.errors import DuplicateObject
+    from psycopg.rows import tuple_row
+    from psycopg.sql import SQL, Identifier
 except ImportError:  # SQLite only
     HAS_POSTGRES = False
 else:
@@ -158,6 +166,74 @@ if HAS_POSTGRES:
 
         application_recorder_class = SerialSetupApplicationRecorder
         aggregate_recorder_class = SerialSetupAggregateRecorder
+
+
+def select_states(
+    recorder: object, originator_id: UUID | str, *, gt: int, limit: int | None = None
+) -> list[bytes] | None:
+    """The stored state of an originator's events after version ``gt``, in order, at most
+    ``limit`` (as the library's ``select_events(originator_id, gt=gt, limit=limit)`` gives
+    them, its ``StoredEvent.state`` each): one column read with a SELECT of our own, through
+    the recorder's own connections, without an event object and an id per row.
+
+    For the library's SQLite and PostgreSQL recorders, whose ``select_events`` this mirrors
+    (the same table, conditions, order and limit); None for any other recorder (in memory,
+    or one whose ``select_events`` was overridden): then read with ``select_events``.
+    """
+    if (
+        isinstance(recorder, SQLiteAggregateRecorder)
+        and type(recorder).select_events is SQLiteAggregateRecorder.select_events
+    ):
+        return _sqlite_states(recorder, originator_id, gt, limit)
+    if (
+        HAS_POSTGRES
+        and isinstance(recorder, PostgresAggregateRecorder)
+        and type(recorder).select_events is PostgresAggregateRecorder.select_events
+    ):
+        return _postgres_states(recorder, originator_id, gt, limit)
+    return None
+
+
+def _sqlite_states(
+    recorder: SQLiteAggregateRecorder, originator_id: UUID | str, gt: int, limit: int | None
+) -> list[bytes]:
+    statement = (
+        f"SELECT state FROM {recorder.events_table_name} "
+        "WHERE originator_id=? AND originator_version>? ORDER BY originator_version ASC"
+    )
+    params: list[Any] = [originator_id.hex if isinstance(originator_id, UUID) else originator_id]
+    params.append(gt)
+    if limit is not None:
+        statement += " LIMIT ?"
+        params.append(limit)
+    with recorder.datastore.transaction(commit=False) as cursor:
+        raw: sqlite3.Cursor = cursor.sqlite_cursor  # type: ignore[attr-defined]
+        raw.row_factory = None  # plain tuples, not a sqlite3.Row per row (a cursor of its own)
+        raw.execute(statement, params)
+        return [row[0] for row in raw.fetchall()]
+
+
+def _postgres_states(
+    recorder: Any, originator_id: UUID | str, gt: int, limit: int | None
+) -> list[bytes]:
+    statement = SQL(
+        "SELECT state FROM {schema}.{table} WHERE originator_id = %s"
+        " AND originator_version > %s ORDER BY originator_version ASC"
+    ).format(
+        schema=Identifier(recorder.datastore.schema),
+        table=Identifier(recorder.events_table_name),
+    )
+    params: list[Any] = [originator_id, gt]
+    if limit is not None:
+        statement += SQL(" LIMIT %s")
+        params.append(limit)
+    # Binary results: a bytea arrives as its bytes, not as hex text to be decoded.
+    with (
+        recorder.datastore.get_connection() as connection,
+        connection.cursor(row_factory=tuple_row, binary=True) as cursor,
+    ):
+        cursor.execute(statement, params, prepare=True)
+        return [bytes(row[0]) for row in cursor.fetchall()]
 
 
 def is_postgres(db: str) -> bool:
