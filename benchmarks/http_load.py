@@ -19,7 +19,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -151,13 +151,13 @@ class Client:
         self.conn.close()
 
 
-def load(
-    server: Server, games: list[list[str]], duration: float, warm_up: int = WARM_UP
-) -> dict[str, float]:
-    """One client thread per game, all recording payments for ``duration`` seconds; with the
-    CPU time per request of the server's processes and of the clients (this process)."""
-    port = server.port
-    clients = [Client(port, gid, token) for gid, token in games]
+def run_window(
+    clients: Sequence[Client], duration: float, warm_up: int, server_cpu: Callable[[], float]
+) -> tuple[list[list[float]], float, float, float]:
+    """Each client in a thread of its own: ``warm_up`` payments, then payments for ``duration``
+    seconds, the windows of all starting together. Returns the latency of each client's timed
+    payments, the window's length, and the CPU seconds over it of the servers
+    (``server_cpu()``, a running total) and of this process (the clients)."""
     samples: list[list[float]] = [[] for _ in clients]
     ready = threading.Barrier(len(clients) + 1)
     window: dict[str, float] = {}
@@ -175,15 +175,26 @@ def load(
     for thread in threads:
         thread.start()
     ready.wait()
-    server_cpu, client_cpu = server.cpu_seconds(), time.process_time()
+    servers_before, clients_before = server_cpu(), time.process_time()
     window["start"] = time.perf_counter()
     window["end"] = window["start"] + duration
     ready.wait()
     for thread in threads:
         thread.join()
     elapsed = time.perf_counter() - window["start"]
-    server_cpu = server.cpu_seconds() - server_cpu
-    client_cpu = time.process_time() - client_cpu
+    servers_used = server_cpu() - servers_before
+    return samples, elapsed, servers_used, time.process_time() - clients_before
+
+
+def load(
+    server: Server, games: list[list[str]], duration: float, warm_up: int = WARM_UP
+) -> dict[str, float]:
+    """One client thread per game, all recording payments for ``duration`` seconds; with the
+    CPU time per request of the server's processes and of the clients (this process)."""
+    clients = [Client(server.port, gid, token) for gid, token in games]
+    samples, elapsed, server_cpu, client_cpu = run_window(
+        clients, duration, warm_up, server.cpu_seconds
+    )
     for client in clients:
         client.close()
     latencies = [s for per_client in samples for s in per_client]

@@ -49,7 +49,6 @@ import http.client
 import json
 import os
 import signal
-import threading
 import time
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor, wait
@@ -59,7 +58,7 @@ from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 import psycopg
 from psycopg.sql import SQL, Identifier
 
-from benchmarks.http_load import WARM_UP, Client, Server
+from benchmarks.http_load import WARM_UP, Client, Server, run_window
 
 # The shared game: clients per server and seconds (at most the suite's duration).
 SHARED_CLIENTS = 4
@@ -143,33 +142,10 @@ def drive(
 ) -> dict[str, Any]:
     """Every client in a thread of its own, all recording payments for ``duration`` seconds
     after ``warm_up`` each; the servers' CPU seconds over the window."""
-    samples = [0] * len(clients)
-    ready = threading.Barrier(len(clients) + 1)
-    window: dict[str, float] = {}
-
-    def run(n: int) -> None:
-        client = clients[n]
-        for _ in range(warm_up):
-            client.pay()
-        ready.wait()
-        ready.wait()  # the window's start is set between the two
-        while time.perf_counter() < window["end"]:
-            client.pay()
-            samples[n] += 1
-
-    threads = [threading.Thread(target=run, args=(n,)) for n in range(len(clients))]
-    for thread in threads:
-        thread.start()
-    ready.wait()
-    cpu = sum(server.cpu_seconds() for server in servers)
-    window["start"] = time.perf_counter()
-    window["end"] = window["start"] + duration
-    ready.wait()
-    for thread in threads:
-        thread.join()
-    elapsed = time.perf_counter() - window["start"]
-    cpu = sum(server.cpu_seconds() for server in servers) - cpu
-    requests = sum(samples)
+    samples, elapsed, cpu, _ = run_window(
+        clients, duration, warm_up, lambda: sum(server.cpu_seconds() for server in servers)
+    )
+    requests = sum(len(each) for each in samples)
     return {
         "tps": requests / elapsed,
         "cpu_tps": requests / cpu if cpu > 0 else 0.0,
