@@ -104,14 +104,21 @@ def record(server: Server, game: dict, body: dict[str, Any]) -> dict:
     return answer.body
 
 
-def open_table(page: Page, server: Server, game: dict) -> None:
-    """The banker's device holds the game (as after creating it there) and shows its table."""
-    # A dialog closed just before takes its history entry back (dom.js): a navigation started
-    # before that step has arrived would be aborted by it. (A dialog still open keeps its entry.)
+def goto(page: Page, url: str) -> None:
+    """``page.goto(url)`` once the history step of a dialog closed just before has arrived.
+
+    A dialog closed takes its history entry back (dom.js: ``history.back()``, which arrives
+    later): a navigation started before that step would be undone by it (the page went back
+    to the table). A dialog still open keeps its entry."""
     page.wait_for_function(
         "() => !(history.state && history.state.tbDialog) || document.querySelector('dialog[open]')"
     )
-    page.goto(server.base + "/")
+    page.goto(url)
+
+
+def open_table(page: Page, server: Server, game: dict) -> None:
+    """The banker's device holds the game (as after creating it there) and shows its table."""
+    goto(page, server.base + "/")
     page.evaluate(
         "g => localStorage.setItem('tablebank.games', JSON.stringify({[g.id]: g}))",
         {

@@ -26,7 +26,7 @@ from typing import Any
 
 import pytest
 from browser import chromium
-from console_steps import new_game, new_page, open_table, record, transaction_keys
+from console_steps import goto, new_game, new_page, open_table, record, transaction_keys
 from server import Server, serving
 from stores import Store
 from test_console_layout import HEIGHT, OFFENDERS, TAP
@@ -496,7 +496,7 @@ def test_the_dispute_and_fair_play_screens_fit_a_phone_and_a_laptop(
     screens.look("uphold dialog")
     page.keyboard.press("Escape")
 
-    page.goto(f"{server.base}/#/g/{game['id']}/history")
+    goto(page, f"{server.base}/#/g/{game['id']}/history")
     for seq in (15, 16, 17):  # the three disputes
         page.locator(f"details.txn[data-seq='{seq}'] summary").click()
     page.get_by_test_id("fairplay-check").click()

@@ -24,7 +24,7 @@ from pathlib import Path
 
 import pytest
 from browser import chromium
-from console_steps import card, more, new_game, new_page, open_table, record, settled
+from console_steps import card, goto, more, new_game, new_page, open_table, record, settled
 from server import Server, serving
 from stores import Store
 
@@ -466,7 +466,7 @@ def test_every_move_of_the_table_is_translated_in_russian_and_polish(
         table_moves.nth(index).click()
         screens[f"table move {index}"] = page.evaluate(SHOWN)
         page.keyboard.press("Escape")
-    page.goto(f"{server.base}/#/g/{game['id']}/history")
+    goto(page, f"{server.base}/#/g/{game['id']}/history")
     page.locator("details.txn[data-seq='6'] summary").click()  # a jail card drawn from its deck
     page.locator("details.txn[data-seq='7'] summary").click()  # the IOU and what it moved
     page.locator("details.txn[data-seq='8'] summary").click()  # a purchase and its basis
@@ -565,7 +565,7 @@ def test_every_text_meets_wcag_aa_contrast_on_the_main_screens(
         low[move] = page.evaluate(LOW_CONTRAST)
         page.keyboard.press("Escape")
     for view in ("players", "history", "replay"):
-        page.goto(f"{server.base}/#/g/{game['id']}/{view}")
+        goto(page, f"{server.base}/#/g/{game['id']}/{view}")
         expect(page.locator("main h1")).to_be_visible()
         if view == "history":
             page.locator(".txn summary").first.click()
