@@ -39,14 +39,13 @@ def decode_states(states: Sequence[bytes]) -> list[dict[str, Any]]:
 
     The library wrote each text: one JSON object and nothing around it, so the array of them
     joined by commas holds the same values, and the decoder's checks for whitespace and
-    trailing text are skipped (``raw_decode``). The cyclic garbage collector is paused while
-    it runs: decoding creates thousands of dicts and lists, none of them garbage, and the
-    collections they set off (each walking every object of the process, the records decoded
-    so far too) cost more than the decoding.
+    trailing text are skipped (``raw_decode``). Its reader (replay) holds ``gc_paused`` around
+    it: decoding creates thousands of dicts and lists, none of them garbage, and the
+    collections they would set off (each walking every object of the process, the records
+    decoded so far too) cost more than the decoding.
     """
     text = (b"[" + b",".join(states) + b"]").decode("utf-8")
-    with gc_paused():
-        decoded: list[dict[str, Any]] = _RECORD_DECODER.raw_decode(text)[0]
+    decoded: list[dict[str, Any]] = _RECORD_DECODER.raw_decode(text)[0]
     return decoded
 
 
