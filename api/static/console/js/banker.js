@@ -44,7 +44,13 @@ function parseRoute() {
   return parts;
 }
 
+// Each route() is a generation: a screen whose fetch answers after the banker went elsewhere
+// (History's log still loading when Table is tapped) draws nothing over the later screen.
+let routing = 0;
+
 async function route() {
+  const mine = ++routing;
+  const stale = () => mine !== routing;
   setDocumentLang();
   const parts = parseRoute();
   if (parts[0] !== 'g') {
@@ -53,20 +59,21 @@ async function route() {
   }
   try {
     if (parts[0] === 'open' && parts[1] && parts[2]) return await openLink(parts[1], parts[2], parts.slice(3));
-    if (parts[0] === 'new') return await newGameScreen();
+    if (parts[0] === 'new') return await newGameScreen(stale);
     if (parts[0] === 'g' && parts[1]) {
       const ctx = await loadGame(parts[1]);
-      if (!ctx) return undefined;
+      if (!ctx || stale()) return undefined;
       const view = parts[2] || 'table';
       topbar(ctx, view);
-      if (view === 'players') return await playersScreen(ctx);
-      if (view === 'history') return await historyScreen(ctx, main, {account: parts[3]});
-      if (view === 'replay') return await replayScreen(ctx, main);
-      if (view === 'asof' && parts[3]) return await tableScreen(ctx, {asOf: Number(parts[3])});
-      return await tableScreen(ctx);
+      if (view === 'players') return await playersScreen(ctx, stale);
+      if (view === 'history') return await historyScreen(ctx, main, {account: parts[3], stale});
+      if (view === 'replay') return await replayScreen(ctx, main, stale);
+      if (view === 'asof' && parts[3]) return await tableScreen(ctx, {asOf: Number(parts[3]), stale});
+      return await tableScreen(ctx, {stale});
     }
     return homeScreen();
   } catch (err) {
+    if (stale()) return undefined;
     topbar(null);
     replace(main, h('section', {class: 'card'}, h('h1', {}, t('something_wrong')),
       err instanceof Problem ? problemView(current || fakeCtx(), err) : h('p', {}, String(err)),
@@ -136,10 +143,11 @@ async function openLink(id, token, playerParts) {
 
 // -- a new game ----------------------------------------------------------------------------
 
-async function newGameScreen() {
+async function newGameScreen(stale = () => false) {
   current = null;
   topbar(null);
   const {items} = await new Api().rulesets();
+  if (stale()) return;
   for (const rs of items) rulesetCache.set(rs.name, rs);
   const name = h('input', {type: 'text', name: 'name', required: true,
     value: `${t('game')} ${new Date().toLocaleDateString()}`});
@@ -623,9 +631,10 @@ function quickButton(ctx, label, payload, {cls = 'quick', after, testid} = {}) {
   return btn;
 }
 
-async function tableScreen(ctx, {asOf = null} = {}) {
+async function tableScreen(ctx, {asOf = null, stale = () => false} = {}) {
   let game = ctx.game;
   if (asOf !== null) game = await ctx.api.game(ctx.id, asOf);
+  if (stale()) return;
   const view = asOf !== null ? Object.assign(Object.create(Object.getPrototypeOf(ctx)), ctx, {game}) : ctx;
   if (asOf !== null) view.setGame(game);
   const readOnly = asOf !== null || game.status === 'finished';
@@ -705,6 +714,7 @@ async function tableScreen(ctx, {asOf = null} = {}) {
 
   // Turn tracking: on, in sight above the players; off, a clearly labelled card below the moves.
   const turns = readOnly ? null : await turnsCard(ctx);
+  if (stale()) return;
   const turnsOn = turns && !turns.classList.contains('turns-off');
   replace(main, head, asOf === null ? disputesPanel(ctx) : null, turnsOn ? turns : null, players, tableActions, turnsOn ? null : turns, boardView);
 }
@@ -750,9 +760,10 @@ async function reachableOrigin() {
   return location.origin;
 }
 
-async function playersScreen(ctx) {
+async function playersScreen(ctx, stale = () => false) {
   const saved = ctx.saved;
   const reachable = await reachableOrigin();
+  if (stale()) return;
   // Only an address the banker typed is kept (the server's may change from one evening to the
   // next); a loopback one, as older consoles saved, reaches no phone.
   const typed = saved.base && !localOnly(saved.base) ? saved.base : '';

@@ -10,8 +10,9 @@ import {fairplayCard} from './fairplay.js';
 
 const NOT_VOIDABLE = new Set(['starting_cash', 'deal', 'pot_seed', 'void', 'finish', 'dispute', 'dispute_resolve']);
 
-export async function historyScreen(ctx, main, {account} = {}) {
+export async function historyScreen(ctx, main, {account, stale = () => false} = {}) {
   const all = await ctx.api.transactions(ctx.id);
+  if (stale()) return; // the banker went elsewhere meanwhile
   const types = [...new Set(all.map((x) => x.type))];
   const typeSel = select([['', t('all')], ...types.map((k) => [k, typeLabel(k)])], '', {name: 'type'});
   const accountSel = select([['', t('all')], ...ctx.accountOptions()], '', {name: 'account'});

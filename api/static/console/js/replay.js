@@ -27,8 +27,9 @@ function loadUplot() {
 // Player line colours, matching the player classes of the stylesheet (pc1..pc8).
 const COLOURS = ['#1d4ed8', '#b91c1c', '#047857', '#7c3aed', '#c2410c', '#0e7490', '#be185d', '#4d7c0f'];
 
-export async function replayScreen(ctx, main) {
+export async function replayScreen(ctx, main, stale = () => false) {
   const {steps} = await ctx.api.replay(ctx.id);
+  if (stale()) return; // the banker went elsewhere meanwhile
   if (!steps.length) {
     replace(main, h('section', {class: 'card'}, h('p', {}, t('nothing_yet'))));
     return;
