@@ -7,30 +7,51 @@ HOST   ?= 0.0.0.0
 PORT   ?= 8000
 DB     ?= var/tablebank.sqlite
 
-.PHONY: run test test-sqlite test-postgres check install install-test clean bench fuzz
+.PHONY: run test test-sqlite test-postgres coverage check install install-test clean bench fuzz
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
-install: $(BIN)/python
+# Installed once, and again only when pyproject.toml changes (the install is editable: a change
+# of the code needs none), so that `make run` starts in seconds.
+$(VENV)/.installed: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e .
-
-install-test: $(BIN)/python
+	touch $@
+$(VENV)/.installed-test: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[test,postgres]'
+	touch $@
+
+install: $(VENV)/.installed
+install-test: $(VENV)/.installed-test
 
 run: install
 	$(BIN)/tablebank serve --host $(HOST) --port $(PORT) --db $(DB)
 
-# The whole suite on each real store, both runs at once (the PostgreSQL run mostly waits on the
-# database), each run's output shown whole when it ends. PostgreSQL at $$TABLEBANK_TEST_POSTGRES
-# (see .ci/run); `make test-sqlite` or `make test-postgres` runs one.
+# The whole suite, spread over the machine's cores (pytest-xdist): every test once, and the
+# tests of what a store can break once on each store of the matrix, SQLite and PostgreSQL (at
+# $$TABLEBANK_TEST_POSTGRES, see .ci/run); docs/testing.md says which is which. Prints the wall
+# time and the 15 slowest tests. TEST_ARGS passes more, e.g. `make test TEST_ARGS="-k rent"`;
+# `make test-sqlite` or `make test-postgres` runs the matrix on one store.
+STORES     ?= sqlite,postgres
+TEST_CORES ?= auto
+TEST_ARGS  ?=
 test: install-test
-	$(BIN)/lint-imports
-	$(MAKE) --no-print-directory --output-sync=target -j2 test-sqlite test-postgres
+	@start=$$(date +%s); \
+	$(BIN)/lint-imports && \
+	$(BIN)/python -m pytest --store=$(STORES) -n $(TEST_CORES) --durations=15 $(TEST_ARGS); \
+	status=$$?; echo "make test: $$(( $$(date +%s) - start )) s wall time"; exit $$status
 
-test-sqlite test-postgres: test-%: $(BIN)/python
-	$(BIN)/python -m pytest --store=$*
+test-sqlite test-postgres: test-%: install-test
+	$(BIN)/python -m pytest --store=$* -n $(TEST_CORES) --durations=15 $(TEST_ARGS)
+
+# Line and branch coverage of ledger/, schemas/ and api/ over the whole suite as `make test` runs
+# it, measured in the test processes (not in the servers the end-to-end tests start): the total
+# and the lines missed per file; `coverage html` reads .coverage further.
+coverage: install-test
+	$(BIN)/python -m pip install --quiet 'pytest-cov>=6,<8'
+	$(BIN)/python -m pytest --store=$(STORES) -n $(TEST_CORES) -q --cov=ledger --cov=schemas \
+		--cov=api --cov-branch --cov-report=term-missing:skip-covered $(TEST_ARGS)
 
 # The benchmarks of docs/performance.md on SQLite and PostgreSQL (at $$TABLEBANK_BENCH_POSTGRES,
 # else the tests' database): prints the table, writes benchmarks/results/latest.json.
@@ -39,14 +60,15 @@ bench: $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[postgres,bench]'
 	$(BIN)/python -m benchmarks $(BENCH_ARGS)
 
-# Schemathesis over every operation of the OpenAPI document, far longer than `make test` runs it:
-# FUZZ_EXAMPLES random requests per operation and the coverage phase (every boundary), on
-# FUZZ_STORE (sqlite or postgres). 300 examples took 4.5 min on SQLite, 9 min on PostgreSQL.
+# The long run of every property (hypothesis's `fuzz` profile, tests/profiles.py: ten times the
+# examples of `make test`, longer walks of the state machines), with schemathesis sending
+# FUZZ_EXAMPLES random requests per operation and its coverage phase (every boundary), on
+# FUZZ_STORE (sqlite or postgres). 300 schemathesis examples alone took 4.5 min on SQLite.
 FUZZ_EXAMPLES ?= 500
 FUZZ_STORE    ?= sqlite
 fuzz: install-test
-	TABLEBANK_FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) $(BIN)/python -m pytest --store=$(FUZZ_STORE) \
-		tests/api/test_schemathesis.py
+	TABLEBANK_FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) HYPOTHESIS_PROFILE=fuzz $(BIN)/python -m pytest \
+		--store=$(FUZZ_STORE) -n $(TEST_CORES) -m hypothesis --durations=15 $(TEST_ARGS)
 
 check: $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[dev]'

@@ -1,4 +1,10 @@
-"""An app on the run's store, and games created through its API."""
+"""An app, and games created through its API.
+
+An HTTP answer of the rules does not depend on where the events are kept: ``app`` keeps them in
+eventsourcing's in-memory store, and these tests run once (``tests/conftest.py``). A module whose
+answers a store can change (text a store cannot keep, outages, restarts, streams) builds its app
+on ``store_db`` or ``db_url`` instead, and runs on every store of the matrix.
+"""
 
 from __future__ import annotations
 
@@ -15,11 +21,23 @@ from api import create_app
 from api.bank import EXTENSION
 
 
-@pytest.fixture
-def app(store_db: str) -> Iterator[Flask]:
-    app = create_app({"TESTING": True, "TABLEBANK_DB": store_db})
+def serving_app(db: str) -> Iterator[Flask]:
+    app = create_app({"TESTING": True, "TABLEBANK_DB": db})
     yield app
     app.extensions[EXTENSION].close()  # its connections, before the database goes
+
+
+@pytest.fixture
+def app() -> Iterator[Flask]:
+    """An app in memory."""
+    yield from serving_app(":memory:")
+
+
+@pytest.fixture
+def stored_app(store_db: str) -> Iterator[Flask]:
+    """An app on a fresh database of a store of the matrix (a module whose answers a store can
+    change makes it its ``app``)."""
+    yield from serving_app(store_db)
 
 
 @pytest.fixture

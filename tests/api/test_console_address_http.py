@@ -14,11 +14,11 @@ from api.bank import EXTENSION
 
 
 @pytest.fixture
-def served_on_the_network(store_db: str) -> Iterator[Flask]:
+def served_on_the_network() -> Iterator[Flask]:
     app = create_app(
         {
             "TESTING": True,
-            "TABLEBANK_DB": store_db,
+            "TABLEBANK_DB": ":memory:",
             "TABLEBANK_PUBLIC_URL": "http://192.168.1.20:8000",
         }
     )

@@ -17,6 +17,7 @@ import pytest
 from flask.testing import FlaskClient
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
+from profiles import examples
 
 PLAYERS = ["p1", "p2", "p3", "p9"]  # p9 never exists
 ACCOUNTS = [*PLAYERS, "bank", "pot"]
@@ -93,7 +94,8 @@ OPTIONS = st.fixed_dictionaries(
     }
 )
 
-EXAMPLES = int(os.environ.get("TABLEBANK_DRY_RUN_EXAMPLES", "40"))
+ASKED = os.environ.get("TABLEBANK_DRY_RUN_EXAMPLES")
+EXAMPLES = int(ASKED) if ASKED else examples(40)
 
 
 def answer(response: Any) -> tuple[int, dict[str, Any]]:

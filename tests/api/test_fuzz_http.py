@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from profiles import examples
 
 from api import create_app
 from api.bank import EXTENSION
@@ -118,7 +119,7 @@ def new_table(client):
     return url, headers
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(200), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(body=bodies | values)
 def test_no_transaction_body_gives_a_5xx(client, body):
     url, headers = new_table(client)
@@ -128,7 +129,7 @@ def test_no_transaction_body_gives_a_5xx(client, body):
     assert response.status_code < 500, (body, response.json)
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(
     query=st.dictionaries(
         st.sampled_from(["seq", "after", "limit", "account", "type"]), st.text(max_size=25)

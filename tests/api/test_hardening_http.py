@@ -25,6 +25,12 @@ ADMIN_TOKEN = "club-admin-7f3c9a1e5b2d4086"
 
 
 @pytest.fixture
+def app(stored_app: Flask) -> Flask:
+    """Text no store can keep, on every store of the matrix."""
+    return stored_app
+
+
+@pytest.fixture
 def make_app(store_db: str) -> Iterator[Any]:
     """An app on the run's store with more configuration; closed after the test."""
     apps: list[Flask] = []

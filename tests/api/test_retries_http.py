@@ -2,6 +2,16 @@
 
 from __future__ import annotations
 
+import pytest
+from flask import Flask
+
+
+@pytest.fixture
+def app(stored_app: Flask) -> Flask:
+    """Idempotency-Key replays and If-Match, on every store of the matrix."""
+    return stored_app
+
+
 SALARY = {"type": "salary", "player": "p1"}
 
 

@@ -25,6 +25,7 @@ import pytest
 import schemathesis
 from flask import Flask
 from hypothesis import HealthCheck, settings
+from profiles import examples
 from schemathesis.core.failures import Failure
 from schemathesis.generation.meta import negated_parameters
 
@@ -33,7 +34,7 @@ from api.bank import EXTENSION
 
 DEFAULT_EXAMPLES = 25
 ASKED = os.environ.get("TABLEBANK_FUZZ_EXAMPLES")
-EXAMPLES = int(ASKED or DEFAULT_EXAMPLES)
+EXAMPLES = int(ASKED) if ASKED else examples(DEFAULT_EXAMPLES)
 # Schemathesis' coverage phase sends every boundary and every broken field of every schema, the
 # same requests each time: some 2,300 (1,600 of them transaction bodies), about 30 s more per
 # store on this 2-core machine. ``make fuzz`` runs it; ``make test`` keeps to random examples.

@@ -28,9 +28,12 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
+
+if TYPE_CHECKING:
+    from stores import Store
 
 HOST = "127.0.0.1"
 REQUEST_TIMEOUT = 20.0  # seconds for one request
@@ -229,6 +232,40 @@ def _live_members(group: int) -> list[int]:
         if int(fields[2]) == group and fields[0] != "Z":
             members.append(int(entry.name))
     return members
+
+
+class Servers:
+    """The session's running servers, one by store and ``serve`` arguments."""
+
+    def __init__(self, logs: Path) -> None:
+        self.logs = logs
+        self.running: dict[tuple[str, tuple[str, ...]], tuple[Store, str, Server]] = {}
+
+    def get(self, store: Store, *extra: str) -> Server:
+        """The session's server on ``store`` with these ``serve`` arguments (started now if
+        it is not running yet)."""
+        key = (store.name, extra)
+        if key not in self.running:
+            db = store.new(durable=True)
+            log = self.logs / f"{store.name}-{len(self.running) + 1}.log"
+            try:
+                server = Server(db, log, *extra).start()
+            except BaseException:
+                store.drop(db)
+                raise
+            self.running[key] = (store, db, server)
+        return self.running[key][2]
+
+    def stop_all(self) -> None:
+        """End every server and drop its database. Killed, not stopped: their tests are done,
+        an orderly stop would wait out the open streams (gunicorn's graceful timeout), and what
+        a stop does is tested where a test stops its own server (test_console_live.py)."""
+        for store, db, server in self.running.values():
+            try:
+                server.kill()
+            finally:
+                store.drop(db)
+        self.running.clear()
 
 
 @contextlib.contextmanager

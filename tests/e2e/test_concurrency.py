@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import threading
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
-from server import Answer, Server
+from server import Answer, Server, Servers
 from stores import Store
 
 pytestmark = pytest.mark.e2e
@@ -27,14 +27,9 @@ STARTING_CASH = 1500  # docs/rules.md: every player starts with 1500
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory, store: Store) -> Iterator[Server]:
-    log = tmp_path_factory.mktemp("concurrency") / "server.log"
-    db = store.new(durable=True)
-    try:
-        with Server(db, log, "--workers", "2") as running:
-            yield running
-    finally:
-        store.drop(db)
+def server(servers: Servers, store: Store) -> Server:
+    """The session's ``serve --workers 2`` on a store of the matrix."""
+    return servers.get(store, "--workers", "2")
 
 
 def new_game(server: Server) -> tuple[str, str, dict[str, Any]]:

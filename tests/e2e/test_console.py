@@ -17,15 +17,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser import chromium
-from server import Server, serving
-from stores import Store
+from server import Server
 
 pytestmark = pytest.mark.e2e
 
 PHONE = {"width": 360, "height": 740}
 LAPTOP = {"width": 1280, "height": 800}
-WAIT_MS = 15_000  # the players' page polls every 2 s
 
 
 # Without Playwright, browser.chromium() skips (or fails under TABLEBANK_REQUIRE_ALL=1).
@@ -36,19 +33,7 @@ with contextlib.suppress(ImportError):
 # -- a real server -------------------------------------------------------------------------
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory, store: Store) -> Iterator[Server]:
-    with serving(store, tmp_path_factory.mktemp("console")) as running:
-        yield running
-
-
 # -- the browser -----------------------------------------------------------------------------
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with chromium(WAIT_MS) as browser:
-        yield browser
 
 
 class Watched:

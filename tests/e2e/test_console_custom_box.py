@@ -6,17 +6,13 @@ public name. Before, both pages asked ``/api/v1/rulesets/<name>``, got 404 and s
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterator
 
 import pytest
-from browser import chromium
 from console_steps import new_game, new_page, open_table
-from server import Server, serving
-from stores import Store
+from server import Server
 
 pytestmark = pytest.mark.e2e
 
-WAIT_MS = 10_000
 
 with contextlib.suppress(ImportError):
     from playwright.sync_api import Browser, expect
@@ -46,18 +42,6 @@ BOX = {
         },
     ],
 }
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory, store: Store) -> Iterator[Server]:
-    with serving(store, tmp_path_factory.mktemp("console-custom")) as running:
-        yield running
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with chromium(WAIT_MS) as browser:
-        yield browser
 
 
 def test_banker_and_player_pages_open_a_game_of_a_custom_box(

@@ -11,8 +11,8 @@ their figures. Figures: docs/rules.md, every classic player starts with 1,500; B
 power) and 10 % of the starting cash (150, about to go bankrupt).
 
 The screens are also measured at 360 and 1280 px in English, Russian and Polish (the measure of
-tests/e2e/test_console_layout.py) and kept as pictures to look at (TABLEBANK_LAYOUT_SCREENSHOTS
-=<dir> keeps them there; else in a temporary directory, named by the failure).
+tests/e2e/test_console_layout.py); TABLEBANK_LAYOUT_SCREENSHOTS=<dir> keeps a picture of each
+there, and a screen found wrong is kept in a temporary directory that the failure names.
 """
 
 from __future__ import annotations
@@ -20,35 +20,19 @@ from __future__ import annotations
 import contextlib
 import os
 import re
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from browser import chromium
 from console_steps import goto, new_game, new_page, open_table, record, transaction_keys
-from server import Server, serving
-from stores import Store
-from test_console_layout import HEIGHT, OFFENDERS, TAP
+from layout import HEIGHT, OFFENDERS, TAP
+from server import Server
 
 pytestmark = pytest.mark.e2e
 
-WAIT_MS = 10_000
 
 with contextlib.suppress(ImportError):
     from playwright.sync_api import Browser, Locator, Page, expect
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory, store: Store) -> Iterator[Server]:
-    with serving(store, tmp_path_factory.mktemp("console-disputes")) as running:
-        yield running
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with chromium(WAIT_MS) as browser:
-        yield browser
 
 
 def logged(server: Server, game: dict, kind: str) -> list[dict]:
@@ -427,8 +411,11 @@ def finished_game(server: Server) -> dict:
     return game
 
 
+KEEP_PICTURES = os.environ.get("TABLEBANK_LAYOUT_SCREENSHOTS")
+
+
 class Screens:
-    """Each screen measured (test_console_layout.OFFENDERS) and kept as a picture."""
+    """Each screen measured (layout.OFFENDERS); its picture kept where asked, or where found."""
 
     def __init__(self, page: Page, out: Path, prefix: str) -> None:
         self.page, self.out, self.prefix = page, out, prefix
@@ -445,6 +432,8 @@ class Screens:
         found = self.page.evaluate(OFFENDERS, TAP)
         if found:
             self.offenders[name] = found
+        elif not KEEP_PICTURES:  # a picture where one is asked for, or of what is wrong
+            return
         slug = re.sub(r"\W+", "-", name).strip("-").lower()
         path = self.out / f"disputes-{self.prefix}-{self.count:02d}-{slug}.png"
         if part is not None:
@@ -459,8 +448,7 @@ class Screens:
 
 @pytest.fixture(scope="module")
 def screenshots(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    kept = os.environ.get("TABLEBANK_LAYOUT_SCREENSHOTS")
-    out = Path(kept) if kept else tmp_path_factory.mktemp("dispute-screens")
+    out = Path(KEEP_PICTURES) if KEEP_PICTURES else tmp_path_factory.mktemp("dispute-screens")
     out.mkdir(parents=True, exist_ok=True)
     return out
 

@@ -11,18 +11,14 @@ from __future__ import annotations
 
 import contextlib
 import re
-from collections.abc import Iterator
 
-import browser as launcher
 import pytest
-from browser import chromium
 from console_steps import PHONE, new_game, new_page
-from server import Server
+from server import Server, Servers
 from stores import Store
 
 pytestmark = pytest.mark.e2e
 
-WAIT_MS = 15_000
 LAN_URL = "http://192.168.1.20:8000"
 NAME = "bank.test"  # RFC 6761: never a real host
 ADDRESS = "Address the players\u2019 phones use"
@@ -32,24 +28,9 @@ with contextlib.suppress(ImportError):
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory, store: Store) -> Iterator[Server]:
-    db = store.new(durable=True)
-    log = tmp_path_factory.mktemp("console-links") / "server.log"
-    try:
-        with Server(db, log, "--public-url", LAN_URL) as running:
-            yield running
-    finally:
-        store.drop(db)
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    """A chromium that maps ``bank.test`` to 127.0.0.1 itself (one Playwright at a time)."""
-    rule = f"--host-resolver-rules=MAP {NAME} 127.0.0.1"
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(launcher, "CHROMIUM_ARGS", [*launcher.CHROMIUM_ARGS, rule])
-        with chromium(WAIT_MS) as browser:
-            yield browser
+def server(servers: Servers, local_store: Store) -> Server:
+    """The session's server told its network address (as ``serve --host 0.0.0.0`` is)."""
+    return servers.get(local_store, "--public-url", LAN_URL)
 
 
 def open_links(page: Page, origin: str, game: dict, **kept: object) -> None:

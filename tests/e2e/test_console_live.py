@@ -14,14 +14,14 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from browser import chromium
 from console_steps import card, new_game, new_page, open_table, record, transaction_keys
 from server import Server, serving
 from stores import Store
 
 pytestmark = pytest.mark.e2e
 
-# A restart: the page's next attempt comes at most 10 s after the server is back.
+# A restart: the page's next attempt comes at most 10 s after the server is back (the
+# session's browser waits 25 s for what a test looks for: tests/e2e/conftest.py).
 WAIT_MS = 25_000
 LIVE_WITHIN = 0.5  # seconds from the POST's answer to the figure on the player's page
 
@@ -29,24 +29,12 @@ with contextlib.suppress(ImportError):
     from playwright.sync_api import Browser, Page, expect
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory, store: Store) -> Iterator[Server]:
-    with serving(store, tmp_path_factory.mktemp("console-live")) as running:
-        yield running
-
-
 @pytest.fixture
-def restartable(tmp_path: Path, store: Store) -> Iterator[Server]:
+def restartable(tmp_path: Path, local_store: Store) -> Iterator[Server]:
     """A server of this test's own, which the test stops and starts again (same port, same
     database)."""
-    with serving(store, tmp_path) as running:
+    with serving(local_store, tmp_path) as running:
         yield running
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with chromium(WAIT_MS) as browser:
-        yield browser
 
 
 def following(page: Page) -> None:

@@ -7,17 +7,13 @@ A currency given by language is shown in the page's language.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterator
 
 import pytest
-from browser import chromium
 from console_steps import card, new_game, new_page, open_table, record
-from server import Server, serving
-from stores import Store
+from server import Server
 
 pytestmark = pytest.mark.e2e
 
-WAIT_MS = 10_000
 
 with contextlib.suppress(ImportError):
     from playwright.sync_api import Browser, expect
@@ -28,18 +24,6 @@ MONEY_BY_LANGUAGE = {
     "extends": "classic",
     "currency": {"en": "bucks", "ru": "рублей", "pl": "złotych"},
 }
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory, store: Store) -> Iterator[Server]:
-    with serving(store, tmp_path_factory.mktemp("console-names")) as running:
-        yield running
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with chromium(WAIT_MS) as browser:
-        yield browser
 
 
 @pytest.mark.parametrize(

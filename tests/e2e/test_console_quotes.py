@@ -23,32 +23,16 @@ from __future__ import annotations
 
 import contextlib
 import json
-from collections.abc import Iterator
 
 import pytest
-from browser import chromium
 from console_steps import card, more, new_game, new_page, open_table, record
-from server import Server, serving
-from stores import Store
+from server import Server
 
 pytestmark = pytest.mark.e2e
 
-WAIT_MS = 10_000
 
 with contextlib.suppress(ImportError):
     from playwright.sync_api import Browser, Page, Route, expect
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory, store: Store) -> Iterator[Server]:
-    with serving(store, tmp_path_factory.mktemp("console-quotes")) as running:
-        yield running
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with chromium(WAIT_MS) as browser:
-        yield browser
 
 
 def transactions(server: Server, game: dict, kind: str) -> list[dict]:

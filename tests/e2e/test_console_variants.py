@@ -19,36 +19,20 @@ from __future__ import annotations
 import contextlib
 import os
 import re
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from browser import chromium
 from console_steps import card, goto, more, new_game, new_page, open_table, record, settled
-from server import Server, serving
-from stores import Store
+from server import Server
 
 pytestmark = pytest.mark.e2e
 
 LAPTOP = {"width": 1280, "height": 800}
-WAIT_MS = 10_000
 
 
 # Without Playwright, browser.chromium() skips (or fails under TABLEBANK_REQUIRE_ALL=1).
 with contextlib.suppress(ImportError):
     from playwright.sync_api import Browser, expect
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory, store: Store) -> Iterator[Server]:
-    with serving(store, tmp_path_factory.mktemp("console-variants")) as running:
-        yield running
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with chromium(WAIT_MS) as browser:
-        yield browser
 
 
 # -- steps ---------------------------------------------------------------------------------

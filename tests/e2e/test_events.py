@@ -13,7 +13,7 @@ import time
 from collections.abc import Iterator
 
 import pytest
-from server import HOST, Server
+from server import HOST, Server, Servers
 from sse import EventStream
 from stores import Store
 
@@ -23,14 +23,9 @@ DEADLINE = 10.0  # generous: delivery is asserted, its speed is measured and pri
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory, store: Store) -> Iterator[Server]:
-    db = store.new(durable=True)
-    log = tmp_path_factory.mktemp("events") / "server.log"
-    try:
-        with Server(db, log, "--workers", "2") as running:
-            yield running
-    finally:
-        store.drop(db)
+def server(servers: Servers, store: Store) -> Server:
+    """The session's ``serve --workers 2`` on a store of the matrix."""
+    return servers.get(store, "--workers", "2")
 
 
 def new_game(server: Server) -> dict:

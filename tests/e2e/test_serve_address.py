@@ -22,8 +22,8 @@ def qr_lines(text: str) -> list[str]:
     return [line for line in text.splitlines() if line and set(line) <= BLOCKS]
 
 
-def test_serve_on_loopback_says_only_this_machine_reaches_it(tmp_path: Path, db_url: str) -> None:
-    with Server(db_url, tmp_path / "server.log") as server:
+def test_serve_on_loopback_says_only_this_machine_reaches_it(tmp_path: Path, local_db: str) -> None:
+    with Server(local_db, tmp_path / "server.log") as server:
         assert server.call("GET", "/console/address").body == {"lan": None}
         text = server.log_text()
     assert f"tablebank: serving http://127.0.0.1:{server.port} with " in text
@@ -32,9 +32,9 @@ def test_serve_on_loopback_says_only_this_machine_reaches_it(tmp_path: Path, db_
 
 
 def test_serve_prints_the_public_url_and_its_qr_code_and_tells_the_console(
-    tmp_path: Path, db_url: str
+    tmp_path: Path, local_db: str
 ) -> None:
-    with Server(db_url, tmp_path / "server.log", "--public-url", LAN_URL) as server:
+    with Server(local_db, tmp_path / "server.log", "--public-url", LAN_URL) as server:
         assert server.call("GET", "/console/address").body == {"lan": LAN_URL}
         text = server.log_text()
     assert "Open http://192.168.1.20:8000 on the banker's device" in text

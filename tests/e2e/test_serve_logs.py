@@ -1,5 +1,6 @@
 """A real ``tablebank serve`` on the internet's terms: no token in its log even when one is sent
-in a URL, the admin token, the rate limit, and the database's file mode."""
+in a URL, the admin token, the rate limit, and the database's file mode. None of it depends on
+the store: these run once, on SQLite files (a PostgreSQL database has no file mode)."""
 
 from __future__ import annotations
 
@@ -14,8 +15,6 @@ from pathlib import Path
 
 import pytest
 from server import HOST, POLL, Server
-
-from ledger.store import is_postgres
 
 pytestmark = pytest.mark.e2e
 
@@ -42,8 +41,8 @@ def raw_request(server: Server, request: bytes) -> bytes:
 
 
 @pytest.fixture
-def server(tmp_path: Path, db_url: str) -> Iterator[Server]:
-    with Server(db_url, tmp_path / "server.log") as running:
+def server(tmp_path: Path, local_db: str) -> Iterator[Server]:
+    with Server(local_db, tmp_path / "server.log") as running:
         yield running
 
 
@@ -72,12 +71,16 @@ def test_a_token_sent_in_a_query_string_never_reaches_the_log(server: Server) ->
     assert "token=" not in log
 
 
-def test_with_an_admin_token_the_list_answers_that_token_only(tmp_path: Path, db_url: str) -> None:
+def test_with_an_admin_token_the_list_answers_that_token_only(
+    tmp_path: Path, local_db: str
+) -> None:
     token_file = tmp_path / "admin-token"
     token_file.write_text(ADMIN_TOKEN + "\n")
     os.chmod(token_file, 0o600)
 
-    with Server(db_url, tmp_path / "server.log", "--admin-token-file", str(token_file)) as running:
+    with Server(
+        local_db, tmp_path / "server.log", "--admin-token-file", str(token_file)
+    ) as running:
         created = running.call("POST", "/api/v1/games", NEW_GAME)
         anonymous = running.call("GET", "/api/v1/games")
         admin = running.call("GET", "/api/v1/games?limit=1", token=ADMIN_TOKEN)
@@ -92,8 +95,10 @@ def test_with_an_admin_token_the_list_answers_that_token_only(tmp_path: Path, db
     assert ADMIN_TOKEN not in log
 
 
-def test_past_the_limit_a_new_game_is_refused_with_retry_after(tmp_path: Path, db_url: str) -> None:
-    with Server(db_url, tmp_path / "server.log", "--games-per-minute", "2") as running:
+def test_past_the_limit_a_new_game_is_refused_with_retry_after(
+    tmp_path: Path, local_db: str
+) -> None:
+    with Server(local_db, tmp_path / "server.log", "--games-per-minute", "2") as running:
         statuses = [running.call("POST", "/api/v1/games", NEW_GAME).status for _ in range(2)]
         limited = running.call("POST", "/api/v1/games", NEW_GAME)
 
@@ -105,8 +110,6 @@ def test_past_the_limit_a_new_game_is_refused_with_retry_after(tmp_path: Path, d
 
 
 def test_a_new_sqlite_database_is_created_0600(server: Server) -> None:
-    if is_postgres(server.db):
-        pytest.skip("a PostgreSQL database has no file")
     server.call("POST", "/api/v1/games", NEW_GAME)
 
     modes = {

@@ -9,11 +9,10 @@ every request hung until gunicorn killed the worker (api/cli.py ``cooperative_ev
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
-from server import TRANSPORT_ERRORS, Server, serving
+from server import TRANSPORT_ERRORS, Server, Servers
 from stores import Store
 
 pytestmark = pytest.mark.e2e
@@ -24,9 +23,9 @@ ANSWER_WITHIN = 5.0  # seconds: a request takes milliseconds; a hung worker neve
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory, store: Store) -> Iterator[Server]:
-    with serving(store, tmp_path_factory.mktemp("reads-and-writes")) as running:
-        yield running
+def server(servers: Servers, store: Store) -> Server:
+    """The session's server of one gevent worker on a store of the matrix."""
+    return servers.get(store)
 
 
 def test_reads_and_a_write_of_one_game_at_once_are_all_answered(server: Server) -> None:

@@ -27,8 +27,8 @@ ANSWER_WITHIN = 1.0  # seconds: the bound every honest request must meet
 
 
 @pytest.fixture
-def server(tmp_path, store: Store) -> Iterator[Server]:
-    with serving(store, tmp_path) as running:
+def server(tmp_path, local_store: Store) -> Iterator[Server]:
+    with serving(local_store, tmp_path) as running:
         yield running
 
 

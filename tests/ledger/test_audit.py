@@ -13,7 +13,14 @@ from uuid import UUID
 import pytest
 from ledger_helpers import Table
 
+from ledger.application import TableBank
 from ledger.errors import LedgerError
+
+
+@pytest.fixture
+def bank(stored_bank: TableBank) -> TableBank:
+    """Corrections, retries, versions, export and import, on every store of the matrix."""
+    return stored_bank
 
 
 def test_void_reverses_a_payment_and_keeps_it_in_the_log(table: Table) -> None:

@@ -28,6 +28,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, note, settings
 from hypothesis import strategies as st
+from profiles import examples
 from stores import Store
 
 from ledger.application import TableBank, verify_document
@@ -37,7 +38,7 @@ from ledger.ruleset import built_in
 from ledger.store import persistence_env
 
 SETTINGS = settings(
-    max_examples=25,
+    max_examples=examples(25),
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
@@ -57,13 +58,15 @@ View = dict[str, Any]
 
 
 @pytest.fixture(scope="module")
-def app(store: Store) -> Iterator[TableBank]:
-    """One bank on the run's store for the module: every example plays its own game in it."""
-    db = store.new()
+def app(local_store: Store) -> Iterator[TableBank]:
+    """One bank for the module, every example playing its own game in it: on a SQLite file, so
+    that replay and verify read through a store's own SELECT (test_fast_reads.py holds that
+    SELECT to the library's reading on every store of the matrix). The properties run once."""
+    db = local_store.new()
     bank = TableBank(env=persistence_env(db))
     yield bank
     bank.close()
-    store.drop(db)
+    local_store.drop(db)
 
 
 # -- drawing plausible transactions from the table as it stands ------------------------------

@@ -19,6 +19,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
+from profiles import examples
 
 from ledger.application import TableBank
 from ledger.errors import LedgerError
@@ -786,13 +787,13 @@ def _check(document: Any) -> RuleSet | None:
         return None
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(200), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(JSON)
 def test_parse_ruleset_refuses_any_json_value_with_rule_set_invalid(document: Any) -> None:
     _check(document)
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.dictionaries(st.sampled_from(KEYS), JSON, max_size=8))
 def test_parse_ruleset_refuses_any_object_of_known_sections_with_rule_set_invalid(
     document: Doc,
@@ -845,7 +846,7 @@ def _mutate(document: Doc, path: tuple[Any, ...], value: Any) -> None:
             node[last] = value
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(300), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(MUTATION, min_size=1, max_size=4), st.booleans())
 @example([(("parameters", "railroad_rents"), 250)], False)
 @example([(("parameters", "utility_multipliers"), True)], True)
@@ -897,7 +898,7 @@ PLAY: list[dict[str, Any]] = [
 
 
 @settings(
-    max_examples=60,
+    max_examples=examples(60),
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
 )

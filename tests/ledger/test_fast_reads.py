@@ -34,6 +34,13 @@ from ledger.game import Game
 from ledger.store import select_states
 from ledger.transactions import TransactionRecorded
 
+
+@pytest.fixture
+def bank(stored_bank: TableBank) -> TableBank:
+    """The stores' own SELECTs and what they decode, on every store of the matrix."""
+    return stored_bank
+
+
 FIXTURES = Path(__file__).parent / "fixtures"
 
 

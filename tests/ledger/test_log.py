@@ -12,6 +12,12 @@ from ledger.application import TableBank
 from ledger.store import persistence_env
 
 
+@pytest.fixture
+def bank(stored_bank: TableBank) -> TableBank:
+    """The log as each store keeps it, on every store of the matrix."""
+    return stored_bank
+
+
 def play_a_little(table: Table) -> None:
     """A bit of every kind of transaction."""
     table.record("salary", player="p1")

@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from profiles import examples
 
 from ledger.application import TableBank
 from ledger.errors import LedgerError
@@ -346,7 +347,7 @@ JSON = st.recursive(
 )
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(200), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.dictionaries(st.sampled_from(KEYS), JSON, max_size=2))
 def test_any_names_and_currency_parse_or_are_refused_with_rule_set_invalid(changes: Doc) -> None:
     document = {"name": "anything", "extends": "classic", **changes}

@@ -26,29 +26,52 @@ transaction it checks:
   is ``already_voided``), and a player disputes only a transaction that moved his money;
 - a finished game refuses everything with ``game_finished`` (the machine then plays on at a
   new table, and the finished one never moves again);
-- the live state equals the game loaded from the run's store (``--store``; a SQLite file on
-  ``memory``) by other applications (with and without the aggregate cache, from snapshots
-  too), now and as of an earlier ``seq``; at the end the log verifies, replays, exports and
-  imports to the same game.
+- the live state equals the game loaded from the store (a SQLite file; a few walks on every
+  store of the matrix, ``--store``) by other applications (with and without the aggregate
+  cache, from snapshots too), now and as of an earlier ``seq``; at the end the log verifies,
+  replays, exports and imports to the same game.
 
-Settings: ``HYPOTHESIS_PROFILE=ci`` (the default), ``dev`` (quick) or ``thorough`` (long).
+Settings: ``HYPOTHESIS_PROFILE=ci`` (the default), ``dev`` (quick) or ``fuzz`` (long):
+``tests/profiles.py``.
 """
 
 from __future__ import annotations
 
 import copy
-import os
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, event, note, settings
+from hypothesis import event, note, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import (
     RuleBasedStateMachine,
     initialize,
     invariant,
     rule,
+    run_state_machine_as_test,
 )
+from machines import (
+    DECKS,
+    DEEDS,
+    GROUP,
+    GROUPS,
+    HOTELS,
+    HOUSES,
+    INCOME_TAX_FLAT,
+    JAIL_FINE,
+    LUXURY_TAX,
+    MACHINE_SETTINGS,
+    PRICE,
+    RAILROAD_RENTS,
+    SALARY,
+    STARTING_CASH,
+    STREET_GROUPS,
+    STREETS,
+    UTILITIES,
+    UTILITY_FACTORS,
+    bucket,
+)
+from profiles import examples
 from stores import Store
 
 from ledger.application import TableBank
@@ -56,59 +79,6 @@ from ledger.errors import LedgerError
 from ledger.game import Game
 from ledger.store import persistence_env
 
-# -- the figures of docs/rules.md (section 1 and the appendix) ---------------------------------
-
-STARTING_CASH = 1500
-SALARY = 200
-JAIL_FINE = 50
-LUXURY_TAX = 75
-INCOME_TAX_FLAT = 200
-HOUSES = 32
-HOTELS = 12
-RAILROAD_RENTS = (25, 50, 100, 200)
-UTILITY_FACTORS = (4, 10)
-
-# slug: (group, price, rents bare / 1-4 houses / hotel, house price = hotel price)
-STREETS: dict[str, tuple[str, int, tuple[int, ...], int]] = {
-    "mediterranean-avenue": ("brown", 60, (2, 10, 30, 90, 160, 250), 50),
-    "baltic-avenue": ("brown", 60, (4, 20, 60, 180, 320, 450), 50),
-    "oriental-avenue": ("light-blue", 100, (6, 30, 90, 270, 400, 550), 50),
-    "vermont-avenue": ("light-blue", 100, (6, 30, 90, 270, 400, 550), 50),
-    "connecticut-avenue": ("light-blue", 120, (8, 40, 100, 300, 450, 600), 50),
-    "st-charles-place": ("pink", 140, (10, 50, 150, 450, 625, 750), 100),
-    "states-avenue": ("pink", 140, (10, 50, 150, 450, 625, 750), 100),
-    "virginia-avenue": ("pink", 160, (12, 60, 180, 500, 700, 900), 100),
-    "st-james-place": ("orange", 180, (14, 70, 200, 550, 750, 950), 100),
-    "tennessee-avenue": ("orange", 180, (14, 70, 200, 550, 750, 950), 100),
-    "new-york-avenue": ("orange", 200, (16, 80, 220, 600, 800, 1000), 100),
-    "kentucky-avenue": ("red", 220, (18, 90, 250, 700, 875, 1050), 150),
-    "indiana-avenue": ("red", 220, (18, 90, 250, 700, 875, 1050), 150),
-    "illinois-avenue": ("red", 240, (20, 100, 300, 750, 925, 1100), 150),
-    "atlantic-avenue": ("yellow", 260, (22, 110, 330, 800, 975, 1150), 150),
-    "ventnor-avenue": ("yellow", 260, (22, 110, 330, 800, 975, 1150), 150),
-    "marvin-gardens": ("yellow", 280, (24, 120, 360, 850, 1025, 1200), 150),
-    "pacific-avenue": ("green", 300, (26, 130, 390, 900, 1100, 1275), 200),
-    "north-carolina-avenue": ("green", 300, (26, 130, 390, 900, 1100, 1275), 200),
-    "pennsylvania-avenue": ("green", 320, (28, 150, 450, 1000, 1200, 1400), 200),
-    "park-place": ("dark-blue", 350, (35, 175, 500, 1100, 1300, 1500), 200),
-    "boardwalk": ("dark-blue", 400, (50, 200, 600, 1400, 1700, 2000), 200),
-}
-RAILROADS = ("reading-railroad", "pennsylvania-railroad", "b-o-railroad", "short-line")
-UTILITIES = ("electric-company", "water-works")
-
-GROUP: dict[str, str] = {slug: g for slug, (g, *_rest) in STREETS.items()}
-GROUP.update({s: "railroad" for s in RAILROADS})
-GROUP.update({s: "utility" for s in UTILITIES})
-PRICE: dict[str, int] = {slug: price for slug, (_g, price, *_rest) in STREETS.items()}
-PRICE.update({s: 200 for s in RAILROADS})
-PRICE.update({s: 150 for s in UTILITIES})
-DEEDS = tuple(PRICE)
-GROUPS: dict[str, tuple[str, ...]] = {}
-for _slug, _group in GROUP.items():
-    GROUPS.setdefault(_group, ())
-    GROUPS[_group] += (_slug,)
-STREET_GROUPS = tuple(g for g in GROUPS if g not in ("railroad", "utility"))
-DECKS = ("chance", "community_chest")
 OUT_OF_RANGE = (
     "payment",
     "auction",
@@ -923,16 +893,6 @@ class SnapshottingTableBank(TableBank):
 
     snapshotting_intervals = {Game: 4}  # noqa: RUF012 - the library's own class attribute
     name = "TableBank"  # the same tables (PostgreSQL names them after the application)
-
-
-def bucket(data: st.DataObject, *weights: int) -> int:
-    """Index of a weighted choice (shrinks towards the first)."""
-    roll = data.draw(st.integers(0, sum(weights) - 1))
-    for i, weight in enumerate(weights):
-        if roll < weight:
-            return i
-        roll -= weight
-    raise AssertionError  # pragma: no cover
 
 
 class LedgerMachine(RuleBasedStateMachine):
@@ -2147,25 +2107,26 @@ def diff(expected: Model, actual: Model) -> str:
     return "the ledger differs from the rules: " + "; ".join(lines)
 
 
-PROFILES: dict[str, dict[str, Any]] = {
-    "dev": {"max_examples": 10, "stateful_step_count": 30},
-    "ci": {"max_examples": 40, "stateful_step_count": 40},
-    "thorough": {"max_examples": 300, "stateful_step_count": 120},
-}
-
-
 @pytest.fixture(autouse=True)
-def _machine_store(store: Store) -> None:
-    """Each machine keeps its table in a fresh database of the run's store."""
-    LedgerMachine.store = store
+def _machine_store(local_store: Store) -> None:
+    """The rules' walks keep their tables in SQLite files, the embedded default: they run once."""
+    LedgerMachine.store = local_store
 
 
-# The settings of every state machine (this one and test_variant_machine.py).
-MACHINE_SETTINGS = settings(
-    **PROFILES.get(os.environ.get("HYPOTHESIS_PROFILE", "ci"), PROFILES["ci"]),
-    deadline=None,
-    suppress_health_check=[HealthCheck.too_slow],
-)
 LedgerMachine.TestCase.settings = MACHINE_SETTINGS
 
 TestLedgerStateMachine = LedgerMachine.TestCase
+
+
+def test_the_machine_on_each_store(store: Store) -> None:
+    """A few walks on every store of the matrix, for what a store can break: reloads by other
+    applications (with and without the cache, from snapshots), a finished game that never
+    moves, and the log that verifies, replays, exports and imports at the end."""
+
+    class OnStore(LedgerMachine):
+        pass
+
+    OnStore.store = store
+    run_state_machine_as_test(
+        OnStore, settings=settings(MACHINE_SETTINGS, max_examples=examples(4))
+    )

@@ -40,7 +40,8 @@ scores;
   as of an earlier ``seq``; at teardown the log verifies, replays, and exports to an import
   that is the same game.
 
-Settings: ``HYPOTHESIS_PROFILE=ci`` (the default), ``dev`` (quick) or ``thorough`` (long).
+Settings: ``HYPOTHESIS_PROFILE=ci`` (the default), ``dev`` (quick) or ``fuzz`` (long):
+``tests/profiles.py``.
 """
 
 from __future__ import annotations
@@ -51,16 +52,18 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
-from hypothesis import event, note
+from hypothesis import event, note, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import (
     RuleBasedStateMachine,
     initialize,
     invariant,
     rule,
+    run_state_machine_as_test,
 )
+from machines import MACHINE_SETTINGS, PRICE, RAILROADS, STREETS, UTILITIES, bucket
+from profiles import examples
 from stores import Store
-from test_state_machine import MACHINE_SETTINGS, PRICE, RAILROADS, STREETS, UTILITIES, bucket
 
 from ledger.application import TableBank
 from ledger.errors import LedgerError
@@ -527,7 +530,8 @@ class Refusal:
 
 class VariantMachine(RuleBasedStateMachine):
     """Tables of the short, timed, custom and Millionaire Elite rule sets, one after another,
-    recorded by the banker in a fresh database of the run's store."""
+    recorded by the banker in a fresh database (a SQLite file; a few walks on every store of the
+    matrix)."""
 
     store: Store  # the run's store (--store), set by the fixture below
 
@@ -1766,11 +1770,24 @@ class VariantMachine(RuleBasedStateMachine):
 
 
 @pytest.fixture(autouse=True)
-def _variant_store(store: Store) -> None:
-    """Each machine keeps its tables in a fresh database of the run's store."""
-    VariantMachine.store = store
+def _variant_store(local_store: Store) -> None:
+    """The rules' walks keep their tables in SQLite files, the embedded default: they run once."""
+    VariantMachine.store = local_store
 
 
-VariantMachine.TestCase.settings = MACHINE_SETTINGS  # the classic machine's profiles
+VariantMachine.TestCase.settings = MACHINE_SETTINGS  # the classic machine's settings
 
 TestVariantStateMachine = VariantMachine.TestCase
+
+
+def test_the_variant_machine_on_each_store(store: Store) -> None:
+    """A few walks on every store of the matrix: reloads by a fresh application, and the log
+    that verifies, replays, exports and imports at each table's end."""
+
+    class OnStore(VariantMachine):
+        pass
+
+    OnStore.store = store
+    run_state_machine_as_test(
+        OnStore, settings=settings(MACHINE_SETTINGS, max_examples=examples(4))
+    )

@@ -1,0 +1,128 @@
+"""The measure of a console screen that the layout tests share (``test_console_layout.py``,
+``test_console_disputes.py``): the sizes they open, the smallest touch target, and the script
+that lists what is wrong with what a screen shows.
+
+Imported as ``from layout import ...`` (pytest puts ``tests/e2e`` on the path).
+"""
+
+HEIGHT = {360: 740, 768: 1024, 1280: 800}  # px: the window's height at each width tested
+TAP = 44  # px: the smallest touch target a quick button may be
+
+# Every visible control of the open dialog (else of the page), and what is wrong with it:
+# - clipped: its content is wider (or taller) than its box (scrollWidth > clientWidth + 1),
+#   a text field aside (a long link scrolls inside its field);
+# - a word broken: a word of a deed's name or of a button's label split over two lines;
+# - hidden by its container: it reaches past an ancestor that hides what overflows;
+# - cut off: it reaches past the edge of the screen (a horizontal scroller's content aside);
+# - overlapping: two controls' boxes intersect (neither holding the other);
+# - small: a quick button under 44 px by 44 px;
+# - the page (or the dialog) scrolls sideways.
+OFFENDERS = r"""(tap) => {
+  const dialog = document.querySelector('dialog[open]');
+  const root = dialog || document.body;
+  const screen = document.documentElement.clientWidth;
+  const CONTROLS = 'button, a[href], input:not([type=hidden]), select, textarea, label, summary,'
+    + ' .tile, .tile-name, .tile-sub, .chip, .chip-name';
+  const INTERACTIVE = 'button, a[href], input:not([type=hidden]), select, textarea, summary, label';
+  const WORDS = '.tile-name, .chip-name, button';
+  const shown = (el) => {
+    if (!el.getClientRects().length || el.closest('.sr-only, .skip-link, [hidden]')) return false;
+    if (getComputedStyle(el).visibility === 'hidden') return false;
+    const r = el.getBoundingClientRect();
+    return r.width > 0 && r.height > 0;
+  };
+  const what = (el) => {
+    const r = el.getBoundingClientRect();
+    const cls = typeof el.className === 'string' && el.className.trim()
+      ? `.${el.className.trim().split(/\s+/).join('.')}` : '';
+    const text = (el.innerText || el.value || el.getAttribute('aria-label') || '')
+      .replace(/\s+/g, ' ').trim().slice(0, 48);
+    const size = `${Math.round(r.width)}x${Math.round(r.height)}`;
+    return `${el.tagName.toLowerCase()}${cls} "${text}" ${size}`;
+  };
+  const controls = [...root.querySelectorAll(CONTROLS)].filter(shown);
+  const found = [];
+  for (const el of controls) {
+    const style = getComputedStyle(el);
+    const r = el.getBoundingClientRect();
+    if (style.display !== 'inline' && !el.matches('input, textarea')) {
+      if (el.scrollWidth > el.clientWidth + 1) {
+        found.push(`clipped: ${what(el)}: ${el.scrollWidth} px wide inside ${el.clientWidth}`);
+      }
+      if (el.scrollHeight > el.clientHeight + 1) {
+        found.push(`clipped: ${what(el)}: ${el.scrollHeight} px tall inside ${el.clientHeight}`);
+      }
+    }
+    let inScroller = false;
+    for (let a = el.parentElement; a && a !== document.body; a = a.parentElement) {
+      if (a === dialog) break;
+      const overflow = getComputedStyle(a).overflowX;
+      if (overflow === 'auto' || overflow === 'scroll') { inScroller = true; break; }
+      if (overflow === 'hidden' || overflow === 'clip') {
+        const box = a.getBoundingClientRect();
+        if (r.left < box.left - 1 || r.right > box.right + 1) {
+          found.push(`hidden by its container: ${what(el)} in ${what(a)}`);
+        }
+      }
+    }
+    if (!inScroller && (r.left < -1 || r.right > screen + 1)) {
+      const span = `${Math.round(r.left)}..${Math.round(r.right)}`;
+      found.push(`cut off: ${what(el)} spans ${span} px of ${screen}`);
+    }
+  }
+  for (const el of root.querySelectorAll(WORDS)) {
+    if (!shown(el)) continue;
+    const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      if (node.parentElement.closest('.sr-only')) continue;
+      for (const m of node.textContent.matchAll(/\S+/g)) {
+        const range = document.createRange();
+        range.setStart(node, m.index);
+        range.setEnd(node, m.index + m[0].length);
+        const tops = new Set([...range.getClientRects()].map((q) => Math.round(q.top)));
+        if (tops.size > 1) found.push(`a word broken: "${m[0]}" in ${what(el)}`);
+      }
+    }
+  }
+  // What a scroller shows of a control: its box cut to every ancestor that clips (a deed
+  // picker scrolled, the dialog); a control scrolled out of sight overlaps nothing.
+  const seen = (el) => {
+    let {left, top, right, bottom} = el.getBoundingClientRect();
+    for (let a = el.parentElement; a && a !== document.body; a = a.parentElement) {
+      const style = getComputedStyle(a);
+      if (style.overflowX === 'visible' && style.overflowY === 'visible') continue;
+      const box = a.getBoundingClientRect();
+      left = Math.max(left, box.left);
+      top = Math.max(top, box.top);
+      right = Math.min(right, box.right);
+      bottom = Math.min(bottom, box.bottom);
+    }
+    return {left, top, right, bottom};
+  };
+  const boxes = [...root.querySelectorAll(INTERACTIVE)].filter(shown)
+    .map((el) => [el, seen(el)]).filter(([, r]) => r.right - r.left > 1 && r.bottom - r.top > 1);
+  for (let i = 0; i < boxes.length; i++) {
+    const a = boxes[i][1];
+    for (let j = i + 1; j < boxes.length; j++) {
+      if (boxes[i][0].contains(boxes[j][0]) || boxes[j][0].contains(boxes[i][0])) continue;
+      const b = boxes[j][1];
+      const across = Math.min(a.right, b.right) - Math.max(a.left, b.left);
+      const down = Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top);
+      if (across > 1 && down > 1) {
+        found.push(`overlapping: ${what(boxes[i][0])} and ${what(boxes[j][0])}`);
+      }
+    }
+  }
+  for (const el of root.querySelectorAll('.quick')) {
+    const r = el.getBoundingClientRect();
+    if (shown(el) && (r.width < tap || r.height < tap)) found.push(`small: ${what(el)}`);
+  }
+  const page = document.scrollingElement;
+  if (page.scrollWidth > page.clientWidth + 1) {
+    found.push(`the page scrolls sideways: ${page.scrollWidth} px wide on ${page.clientWidth}`);
+  }
+  if (dialog && dialog.scrollWidth > dialog.clientWidth + 1) {
+    found.push(`the dialog scrolls sideways: ${dialog.scrollWidth} px in ${dialog.clientWidth}`);
+  }
+  return found;
+}"""
