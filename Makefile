@@ -39,7 +39,8 @@ TEST_ARGS  ?=
 test: install-test
 	@start=$$(date +%s); \
 	$(BIN)/lint-imports && \
-	$(BIN)/python -m pytest --store=$(STORES) -n $(TEST_CORES) --durations=15 $(TEST_ARGS); \
+	$(BIN)/python -m pytest --store=$(STORES) -n $(TEST_CORES) --dist worksteal --durations=15 \
+		$(TEST_ARGS); \
 	status=$$?; echo "make test: $$(( $$(date +%s) - start )) s wall time"; exit $$status
 
 test-sqlite test-postgres: test-%: install-test
