@@ -228,3 +228,9 @@ def test_bankruptcy_standings_rank_the_last_out_above_the_first_out(table: Table
         ("p1", 2),
         ("p3", 3),
     ]
+
+
+def test_a_player_cannot_go_bankrupt_to_himself(debtor: Table) -> None:
+    # docs/rules.md, Bankruptcy: the creditor is the Bank or another player.
+    error = debtor.refused("bankruptcy", debtor="p1", creditor="p1", owed=500)
+    assert error.extra["errors"] == {"creditor": ["a player cannot owe himself"]}

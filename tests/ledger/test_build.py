@@ -222,3 +222,9 @@ def test_auctioned_building_price_below_the_printed_price_is_refused(table: Tabl
     error = table.refused("build", property="baltic-avenue", price=49)
     assert isinstance(error, InvalidField)
     assert "price" in error.extra["errors"]
+
+
+def test_orders_that_are_not_a_list_of_orders_are_refused(table: Table) -> None:
+    table.give_group("p1", "brown")
+    error = table.refused("build", orders={"property": "baltic-avenue"})
+    assert error.extra["errors"] == {"orders": ["a list of orders"]}

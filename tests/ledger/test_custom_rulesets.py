@@ -645,6 +645,21 @@ INVALID: list[tuple[str, Callable[[Doc], Any], str]] = [
         lambda d: d.update(deeds=[]),
         "deeds: a list of 1 to 60 deeds",
     ),
+    (
+        "a negative house supply",
+        lambda d: d["parameters"].update(houses=-1),
+        "parameters.houses: null (no limit) or a whole number to 1000000",
+    ),
+    (
+        "more deeds dealt than ten",
+        lambda d: d["parameters"].update(deal_deeds=11),
+        "parameters.deal_deeds: a whole number from 0 to 10",
+    ),
+    (
+        "a game ended by no bankruptcy",
+        lambda d: d["parameters"].update(ends_after_bankruptcies=0),
+        "parameters.ends_after_bankruptcies: null or a whole number from 1 to 7",
+    ),
 ]
 
 

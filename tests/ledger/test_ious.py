@@ -384,3 +384,16 @@ def test_an_iou_the_creditor_owes_the_bankrupt_is_settled_when_it_passes_to_him(
     loans.record("bankruptcy", debtor="p1", creditor="p2")
     assert iou_of(loans, iou_id)["outstanding"] == 0
     assert loans.refused("iou_repay", iou=iou_id, amount=300).code == "iou_settled"
+
+
+def test_a_voided_iou_is_gone_from_the_state_and_the_net_worths(
+    lent: tuple[Table, str],
+) -> None:
+    # docs/rules.md, Corrections: a void undoes what its transaction did; an IOU issued moved
+    # no cash, so voiding it leaves each player's 1500 and no IOU at all.
+    table, iou_id = lent
+    issued = next(t for t in table.bank.transactions(table.id) if t["type"] == "iou")
+    void = table.record("void", seq=issued["seq"], reason="never lent")
+    assert void["postings"] == []
+    assert table.state()["ious"] == []
+    assert net_worths(table) == [1500, 1500, 1500]

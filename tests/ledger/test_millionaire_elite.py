@@ -720,6 +720,13 @@ def test_a_debt_one_more_than_could_be_raised_is_a_bankruptcy(built: Table) -> N
     assert built.player("p1")["bankrupt"] is True
 
 
+def test_a_bankrupt_whose_turn_it_was_leaves_no_turn_behind(built: Table) -> None:
+    # docs/rules.md, Bankruptcy: the bankrupt leaves the game, his turn with him.
+    built.record("turn", player="p1")
+    built.record("bankruptcy", debtor="p1", creditor="p2", owed=1681)
+    assert built.state()["turn"] is None
+
+
 def test_a_bankrupts_shares_are_sold_to_the_bank_at_the_current_price(
     insolvent: Table,
 ) -> None:

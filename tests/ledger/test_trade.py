@@ -160,3 +160,22 @@ def test_trade_of_an_unknown_property_is_refused(table: Table) -> None:
 def test_a_trade_leg_that_moves_nothing_is_refused(table: Table) -> None:
     err = table.refused("trade", legs=[{"from": "p1", "to": "p2"}])
     assert err.extra["errors"].keys() == {"legs.0"}
+
+
+def test_a_leg_from_a_player_to_himself_is_refused(table: Table) -> None:
+    # docs/rules.md, Trades: a trade moves things between two different players.
+    table.buy("p1", "boardwalk")
+    error = table.refused("trade", legs=[{"from": "p1", "to": "p1", "cash": 10}])
+    assert error.extra["errors"] == {"legs.0.to": ["a leg needs two different players"]}
+
+
+def test_a_deed_traded_twice_in_one_trade_is_refused(table: Table) -> None:
+    table.buy("p1", "boardwalk")
+    error = table.refused(
+        "trade",
+        legs=[
+            {"from": "p1", "to": "p2", "properties": ["boardwalk"]},
+            {"from": "p1", "to": "p3", "properties": ["boardwalk"]},
+        ],
+    )
+    assert error.extra["errors"] == {"legs.1.properties": ["boardwalk is traded twice"]}
