@@ -395,5 +395,6 @@ def test_a_voided_iou_is_gone_from_the_state_and_the_net_worths(
     issued = next(t for t in table.bank.transactions(table.id) if t["type"] == "iou")
     void = table.record("void", seq=issued["seq"], reason="never lent")
     assert void["postings"] == []
+    assert iou_id not in [i["id"] for i in table.state()["ious"]]
     assert table.state()["ious"] == []
     assert net_worths(table) == [1500, 1500, 1500]
