@@ -228,3 +228,9 @@ def test_orders_that_are_not_a_list_of_orders_are_refused(table: Table) -> None:
     table.give_group("p1", "brown")
     error = table.refused("build", orders={"property": "baltic-avenue"})
     assert error.extra["errors"] == {"orders": ["a list of orders"]}
+
+
+def test_a_build_naming_no_property_and_no_orders_is_refused(table: Table) -> None:
+    table.give_group("p1", "brown")
+    error = table.refused("build")
+    assert error.extra["errors"] == {"property": ["a property or a list of orders is required"]}

@@ -646,6 +646,11 @@ INVALID: list[tuple[str, Callable[[Doc], Any], str]] = [
         "deeds: a list of 1 to 60 deeds",
     ),
     (
+        "parameters that are not an object over a base",
+        lambda d: d.update(extends="classic", parameters=[]),
+        "parameters: an object",
+    ),
+    (
         "a negative house supply",
         lambda d: d["parameters"].update(houses=-1),
         "parameters.houses: null (no limit) or a whole number to 1000000",

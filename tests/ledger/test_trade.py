@@ -179,3 +179,19 @@ def test_a_deed_traded_twice_in_one_trade_is_refused(table: Table) -> None:
         ],
     )
     assert error.extra["errors"] == {"legs.1.properties": ["boardwalk is traded twice"]}
+
+
+def test_lifting_a_mortgage_on_a_deed_outside_the_trade_is_refused(table: Table) -> None:
+    # docs/rules.md, Trades: a mortgaged deed received in a trade may be lifted at once; a deed
+    # the trade does not move is not the receiver's to lift there.
+    table.buy("p1", "boardwalk")
+    table.buy("p2", "park-place")
+    table.record("mortgage", property="park-place")
+    error = table.refused(
+        "trade",
+        legs=[{"from": "p1", "to": "p2", "properties": ["boardwalk"]}],
+        unmortgage=["park-place"],
+    )
+    assert error.extra["errors"] == {
+        "unmortgage": ["park-place is not a mortgaged deed of this trade"]
+    }
