@@ -67,24 +67,6 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
         metafunc.parametrize("store", names, indirect=True, scope="session", ids=names)
 
 
-# The longest tests (seconds each, up to half a minute), started first: run last, one of them
-# would keep one process busy alone while the others have nothing left (docs/testing.md).
-LONGEST_FIRST = (
-    "tests/ledger/test_state_machine.py",
-    "tests/ledger/test_variant_machine.py",
-    "tests/test_benchmarks.py",
-    "tests/e2e/test_console_variants.py",
-    "tests/ledger/test_audit_properties.py",
-)
-
-
-@pytest.hookimpl(trylast=True)
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """The longest tests first, the rest in the order pytest chose (stores grouped)."""
-    rank = {path: i for i, path in enumerate(LONGEST_FIRST)}
-    items.sort(key=lambda item: rank.get(item.nodeid.split("::")[0], len(rank)))
-
-
 @pytest.fixture(scope="session")
 def _stores() -> Iterator[dict[str, Store | Unavailable]]:
     """Each store of the matrix, opened once when a test first asks for it."""

@@ -104,6 +104,15 @@ def record(server: Server, game: dict, body: dict[str, Any]) -> dict:
     return answer.body
 
 
+def logged(server: Server, game: dict, kind: str) -> list[dict]:
+    """The game's transactions of one type, as the server lists them."""
+    answer = server.call(
+        "GET", f"/api/v1/games/{game['id']}/transactions?type={kind}", None, game["banker_token"]
+    )
+    assert answer.status == 200, answer
+    return answer.body["items"]  # type: ignore[no-any-return]
+
+
 def goto(page: Page, url: str) -> None:
     """``page.goto(url)`` once the history step of a dialog closed just before has arrived.
 

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from console_steps import goto, new_game, new_page, open_table, record, transaction_keys
+from console_steps import goto, logged, new_game, new_page, open_table, record, transaction_keys
 from layout import HEIGHT, OFFENDERS, TAP
 from server import Server
 
@@ -33,14 +33,6 @@ pytestmark = pytest.mark.e2e
 
 with contextlib.suppress(ImportError):
     from playwright.sync_api import Browser, Locator, Page, expect
-
-
-def logged(server: Server, game: dict, kind: str) -> list[dict]:
-    answer = server.call(
-        "GET", f"/api/v1/games/{game['id']}/transactions?type={kind}", None, game["banker_token"]
-    )
-    assert answer.status == 200, answer
-    return answer.body["items"]  # type: ignore[no-any-return]
 
 
 def state(server: Server, game: dict) -> dict[str, Any]:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import contextlib
 
 import pytest
-from console_steps import card, new_game, new_page, open_table, transaction_keys
+from console_steps import card, logged, new_game, new_page, open_table, transaction_keys
 from server import Server
 
 pytestmark = pytest.mark.e2e
@@ -20,14 +20,6 @@ pytestmark = pytest.mark.e2e
 
 with contextlib.suppress(ImportError):
     from playwright.sync_api import Browser, Page, expect
-
-
-def logged(server: Server, game: dict, kind: str) -> list[dict]:
-    answer = server.call(
-        "GET", f"/api/v1/games/{game['id']}/transactions?type={kind}", None, game["banker_token"]
-    )
-    assert answer.status == 200, answer
-    return answer.body["items"]
 
 
 def tap_twice(page: Page, testid: str, gap_ms: int) -> None:
