@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from typing import Any
 from uuid import UUID
 
-from flask import Response, current_app
+from flask import Response, current_app, request
 from flask.views import MethodView
 from marshmallow import RAISE
 
@@ -45,6 +45,13 @@ class Events(MethodView):
     )
     def get(self, query: dict[str, Any], headers: dict[str, Any], game: UUID) -> Any:
         """The game's transactions as they are recorded, by any process of the server."""
+        headers_of_a_stream = {"Cache-Control": "no-store", "X-Accel-Buffering": "no"}
+        if request.method == "HEAD":
+            # The headers of a stream and nothing held after them (API.md, v1.2, "Event streams
+            # are bounded"): Flask answers a HEAD with this view but never reads the body, so a
+            # follower taken here would never be closed.
+            tablebank().game(game)  # an unknown game is a 404, as for a GET
+            return Response(mimetype="text/event-stream", headers=headers_of_a_stream)
         after = headers.get("last_event_id", query.get("after"))
         follower = tablebank().follow(game, after)
         config = current_app.config
@@ -53,7 +60,7 @@ class Events(MethodView):
         return Response(
             stream(follower, keepalive, lasting),
             mimetype="text/event-stream",
-            headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
+            headers=headers_of_a_stream,
         )
 
 

@@ -107,3 +107,26 @@ def test_a_player_token_may_follow(table):
     response = table.get("/events?after=2", token=table.tokens["p3"])
 
     assert [e["id"] for e in events(response.get_data(as_text=True))] == [3]
+
+
+def test_a_head_answers_the_headers_of_a_stream_and_holds_nothing(app: Flask, table):
+    # API.md, v1.2 "Event streams are bounded": HEAD .../events answers the headers of a
+    # stream and holds nothing after it (a HEAD had kept a follower and its backlog forever).
+    feed = app.extensions[EXTENSION].feed
+    for _ in range(3):
+        response = table.client.head(
+            table.url + "/events", headers={**table.auth(), "Last-Event-ID": "0"}
+        )
+        assert response.status_code == 200
+        assert response.mimetype == "text/event-stream"
+        assert response.headers["Cache-Control"] == "no-store"
+        assert response.get_data() == b""
+    assert feed.followers() == 0
+
+
+def test_a_head_of_another_games_stream_answers_as_its_get_does(client, table):
+    url = "/api/v1/games/00000000-0000-4000-8000-000000000000/events"
+    got = client.get(url, headers=table.auth())
+    head = client.head(url, headers=table.auth())
+    assert got.status_code >= 400  # this game's token opens no other game
+    assert (head.status_code, head.mimetype) == (got.status_code, got.mimetype)
