@@ -117,9 +117,12 @@ class Reading(Application[UUID]):
         return Feed(self.recorder, self._records, lambda game_id: self._load(game_id).last_seq)
 
     def follow(self, game_id: UUID | str, after: int | None = None) -> Follower:
-        """A reader of the game's transactions after seq ``after`` (default: from now on)."""
+        """A reader of the game's transactions after seq ``after`` (default: from now on). A
+        seq beyond the game's last is taken as its last: every later transaction reaches the
+        reader (API.md, v1.2, "Event streams are bounded")."""
         game = self._load(game_id)
-        return self.feed.follow(game.id, game.last_seq if after is None else after)
+        last = game.last_seq
+        return self.feed.follow(game.id, last if after is None else min(after, last))
 
     def close(self) -> None:
         if "feed" in self.__dict__:
