@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from flask import Flask
+from flask import Flask, Response, request
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from api import (
@@ -83,4 +83,13 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     ):
         api.register_blueprint(blueprint)
     app.register_blueprint(console_blp)  # pages, not API: kept out of the OpenAPI document
+    app.after_request(no_store_with_a_token)
     return app
+
+
+def no_store_with_a_token(response: Response) -> Response:
+    """Every answer to a request with a token is kept by no cache: not a shared device's, not
+    a proxy's (API.md, v1.2, "Shared devices and caches")."""
+    if "Authorization" in request.headers:
+        response.headers["Cache-Control"] = "no-store"
+    return response

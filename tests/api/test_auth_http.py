@@ -111,3 +111,35 @@ def test_game_list_shows_no_token(table, client):
 
     assert table.banker not in text
     assert all(token not in text for token in table.tokens.values())
+
+
+def test_every_answer_to_a_request_with_a_token_is_kept_by_no_cache(table) -> None:
+    # API.md, v1.2 "Shared devices and caches": Cache-Control: no-store on every answer to a
+    # request with a token, whatever it answers.
+    player = table.tokens["p2"]
+    answers = {
+        "the game": table.get(),
+        "a player's view": table.get(token=player),
+        "the log": table.get("/transactions"),
+        "a statement": table.get("/accounts/p1/statement"),
+        "a write": table.post({"type": "salary", "player": "p1"}),
+        "a refusal": table.post({"type": "unmortgage", "property": "boardwalk"}),
+        "a bad request": table.post({"type": "salary"}),
+        "a seq not there": table.get("/transactions/999"),
+        "a wrong token": table.get(token="not-a-token"),
+    }
+    statuses = {name: answer.status_code for name, answer in answers.items()}
+    assert statuses == {
+        "the game": 200,
+        "a player's view": 200,
+        "the log": 200,
+        "a statement": 200,
+        "a write": 201,
+        "a refusal": 409,
+        "a bad request": 422,
+        "a seq not there": 404,
+        "a wrong token": 401,
+    }
+    assert {name: a.headers.get("Cache-Control") for name, a in answers.items()} == dict.fromkeys(
+        answers, "no-store"
+    )
