@@ -13,6 +13,7 @@ from uuid import UUID
 
 from flask import current_app, g, request, url_for
 from flask.views import MethodView
+from marshmallow import RAISE
 
 from api.auth import authorize_game
 from api.bank import tablebank
@@ -30,7 +31,7 @@ from schemas.audit import (
     VerificationSchema,
     transaction_errors,
 )
-from schemas.games import CreatedGameSchema
+from schemas.games import CreatedGameSchema, NoQuerySchema
 
 audit_blp = Blueprint(
     "audit",
@@ -108,10 +109,11 @@ class Export(MethodView):
 @import_blp.route("")
 class Import(MethodView):
     @import_blp.arguments(ImportSchema)
+    @import_blp.arguments(NoQuerySchema, location="query", unknown=RAISE)
     @import_blp.response(201, CreatedGameSchema)
     @import_blp.alt_response(413, description="A body over 32 MiB.")
     @import_blp.alt_response(429, description="Too many games created from this address.")
-    def post(self, document: dict[str, Any]) -> Any:
+    def post(self, document: dict[str, Any], _query: dict[str, Any]) -> Any:
         """A new game from an exported log, every transaction checked again; new tokens."""
         rebuilt = cpu_pool().run(checked_rebuild, tablebank(), document)
         created = tablebank().save_import(rebuilt)

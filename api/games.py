@@ -24,6 +24,7 @@ from schemas.games import (
     GameSchema,
     LiquidationSchema,
     NewGameSchema,
+    NoQuerySchema,
 )
 from schemas.rulesets import RuleSetSchema
 
@@ -45,9 +46,10 @@ game_blp.after_request(add_game_etag)
 @games_blp.route("")
 class Games(MethodView):
     @games_blp.arguments(NewGameSchema)
+    @games_blp.arguments(NoQuerySchema, location="query", unknown=RAISE)
     @games_blp.response(201, CreatedGameSchema)
     @games_blp.alt_response(429, description="Too many games created from this address.")
-    def post(self, body: dict[str, Any]) -> Any:
+    def post(self, body: dict[str, Any], _query: dict[str, Any]) -> Any:
         """Create a game: seat the players, pay their starting cash, issue tokens (shown once)."""
         created = tablebank().create_game(**body)
         location = url_for("game.Game", game=created["id"])

@@ -71,6 +71,11 @@ class NewGameSchema(Schema):
             raise ValidationError({"options": errors})
 
 
+class NoQuerySchema(Schema):
+    """An operation that takes no query parameter: any one is refused (422), so that a
+    ``?dry_run=true`` meant for a transaction never creates a game for real."""
+
+
 class AsOfQuerySchema(Schema):
     seq = fields.Integer(
         validate=validate.Range(min=0, max=MAX_SEQ),

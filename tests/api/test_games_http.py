@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 NEW_GAME = {
     "name": "Friday night",
     "ruleset": "classic",
@@ -278,3 +280,23 @@ def test_transaction_post_etag_is_the_version_right_after_it(table):
     assert response.headers["ETag"] != table.get().headers["ETag"]
     with_it = table.get(f"?seq={response.json['seq']}")
     assert response.headers["ETag"] == with_it.headers["ETag"]
+
+
+@pytest.mark.parametrize("query", ["dry_run=true", "seq=1", "anything=1"])
+def test_creating_a_game_refuses_a_query_parameter_and_creates_nothing(client, query) -> None:
+    # API.md, v1.2 "Corrections": POST /api/v1/games knows no query parameter; `dry_run` is
+    # a transaction's, and a game created "as a dry run" was a real one.
+    body = {"name": "Friday night", "ruleset": "classic", "players": ["Ann", "Bob"]}
+    response = client.post(f"/api/v1/games?{query}", json=body)
+    assert response.status_code == 422
+    assert response.json["code"] == "validation_error"
+    assert list(response.json["errors"]) == [query.split("=")[0]]
+    assert client.get("/api/v1/games").json["items"] == []
+
+
+def test_importing_a_game_refuses_a_query_parameter_and_imports_nothing(client, table) -> None:
+    document = client.get(table.url + "/export", headers=table.auth()).json
+    response = client.post("/api/v1/games/import?dry_run=true", json=document)
+    assert response.status_code == 422
+    assert response.json["code"] == "validation_error"
+    assert [g["id"] for g in client.get("/api/v1/games").json["items"]] == [table.id]
