@@ -49,8 +49,8 @@ class Events(MethodView):
         if request.method == "HEAD":
             # The headers of a stream and nothing held after them (API.md, v1.2, "Event streams
             # are bounded"): Flask answers a HEAD with this view but never reads the body, so a
-            # follower taken here would never be closed.
-            tablebank().game(game)  # an unknown game is a 404, as for a GET
+            # follower taken here would never be closed. (An unknown game is already a 404:
+            # authorize_game.)
             return Response(mimetype="text/event-stream", headers=headers_of_a_stream)
         after = headers.get("last_event_id", query.get("after"))
         follower = tablebank().follow(game, after)
