@@ -27,7 +27,7 @@ from api.console import console_blp
 from api.framework import TableBankApi
 from api.games import game_blp, games_blp
 from api.health import health_blp
-from api.limits import LIMITER, game_limiter
+from api.limits import LIMITER, STREAMS, STREAMS_PER_ADDRESS, StreamCaps, game_limiter
 from api.offload import DEFAULT_SLOTS, POOL, CpuPool, gather_writes
 from api.rulesets import rulesets_blp
 from api.transactions import transactions_blp
@@ -51,6 +51,9 @@ DEFAULTS: dict[str, Any] = {
     "TABLEBANK_ADMIN_TOKEN": None,
     # Imports checked and rebuilt at once per process, off the event loop (--import-slots).
     "TABLEBANK_IMPORT_SLOTS": DEFAULT_SLOTS,
+    # Event streams one client address may hold open at once (--streams-per-address); a
+    # token may hold 10 of its game's, a game 200 (api.limits.StreamCaps).
+    "TABLEBANK_STREAMS_PER_ADDRESS": STREAMS_PER_ADDRESS,
 }
 
 
@@ -66,6 +69,9 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.extensions[EXTENSION] = bank
     app.extensions[LIMITER] = game_limiter(int(app.config["TABLEBANK_GAMES_PER_MINUTE"]))
     app.extensions[POOL] = CpuPool(int(app.config["TABLEBANK_IMPORT_SLOTS"]))
+    app.extensions[STREAMS] = StreamCaps(
+        per_address=int(app.config["TABLEBANK_STREAMS_PER_ADDRESS"])
+    )
     hops = int(app.config["TABLEBANK_PROXY_HOPS"])
     if hops:
         # The client's address as the last ``hops`` proxies saw it, not the nearest proxy's.

@@ -41,6 +41,7 @@ from rich.text import Text
 
 from api import netaddr
 from api.errors import field_errors
+from api.limits import STREAMS_PER_ADDRESS
 from api.offload import DEFAULT_SLOTS
 from ledger.application import TableBank, replay_document, verify_document
 from ledger.errors import LedgerError, LogInvalid
@@ -193,6 +194,7 @@ def serve(args: argparse.Namespace) -> int:
         "TABLEBANK_PROXY_HOPS": args.proxy_hops,
         "TABLEBANK_ADMIN_TOKEN": admin_token,
         "TABLEBANK_IMPORT_SLOTS": args.import_slots,
+        "TABLEBANK_STREAMS_PER_ADDRESS": args.streams_per_address,
     }
     _Server(options, app_config).run()
     return 0
@@ -447,6 +449,14 @@ def parser() -> argparse.ArgumentParser:
         metavar="N",
         help="imports a worker process checks and saves at once, off its event loop; more "
         f"wait for a slot (default: {DEFAULT_SLOTS})",
+    )
+    s.add_argument(
+        "--streams-per-address",
+        type=positive,
+        default=STREAMS_PER_ADDRESS,
+        metavar="N",
+        help="event streams one client address may hold open at once (a club behind one "
+        f"NAT may need more; default: {STREAMS_PER_ADDRESS})",
     )
     s.add_argument(
         "--allow-shared-db",

@@ -6,24 +6,30 @@ transaction after seq N. A comment line goes out at least every ``TABLEBANK_STRE
 seconds (15), so that proxies keep the connection and a reader that left is noticed.
 The server takes a greenlet per connection (``tablebank serve``), so an open stream holds no
 thread; what a stream reads comes from this process's ``Feed``, which sees what any process
-recorded.
+recorded. The backlog is read a page at a time, each page only once the one before went out
+(a reader that does not read holds one page); the streams open at once are capped per token,
+game and client address (``api.limits.StreamCaps``; API.md, v1.2, "Event streams are
+bounded").
 """
 
 from __future__ import annotations
 
 import json
 import os
+import socket
 import time
 from collections.abc import Iterator
 from typing import Any
 from uuid import UUID
 
-from flask import Response, current_app, request
+from flask import Response, current_app, g, request
 from flask.views import MethodView
 from marshmallow import RAISE
 
 from api.bank import tablebank
 from api.games import game_blp
+from api.limits import STREAMS, StreamCaps, client_key
+from api.offload import under_gevent
 from ledger.application import transaction_view
 from ledger.live import Follower
 from schemas.events import EventsHeadersSchema, EventsQuerySchema
@@ -43,6 +49,11 @@ class Events(MethodView):
         content_type="text/event-stream",
         description="`id: <seq>`, `event: transaction`, `data: <the transaction>`, then live",
     )
+    @game_blp.alt_response(
+        429,
+        description="Too many open streams: 10 a token, 200 a game, 50 a client address "
+        "(`too_many_streams`).",
+    )
     def get(self, query: dict[str, Any], headers: dict[str, Any], game: UUID) -> Any:
         """The game's transactions as they are recorded, by any process of the server."""
         headers_of_a_stream = {"Cache-Control": "no-store", "X-Accel-Buffering": "no"}
@@ -52,34 +63,89 @@ class Events(MethodView):
             # follower taken here would never be closed. (An unknown game is already a 404:
             # authorize_game.)
             return Response(mimetype="text/event-stream", headers=headers_of_a_stream)
-        after = headers.get("last_event_id", query.get("after"))
-        follower = tablebank().follow(game, after)
+        caps: StreamCaps = current_app.extensions[STREAMS]
+        close_slot = caps.open(f"{game}/{g.role}", str(game), client_key(request.remote_addr))
+        try:
+            after = headers.get("last_event_id", query.get("after"))
+            follower = tablebank().follow(game, after)
+        except BaseException:
+            close_slot()
+            raise
         config = current_app.config
         keepalive = float(config.get("TABLEBANK_STREAM_KEEPALIVE", KEEPALIVE_SECONDS))
         lasting = float(config.get("TABLEBANK_STREAM_MAX_SECONDS", MAX_SECONDS))
         return Response(
-            stream(follower, keepalive, lasting),
+            EventStream(follower, close_slot, keepalive, lasting),
             mimetype="text/event-stream",
             headers=headers_of_a_stream,
         )
 
 
-def stream(follower: Follower, keepalive: float, lasting: float) -> Iterator[str]:
-    """The text of the stream, until the reader goes away or ``lasting`` seconds have passed
-    (then the follower is closed)."""
-    ends = time.monotonic() + lasting
+class EventStream:
+    """The body of one stream: its text as the follower gets transactions, until the reader
+    goes away or ``lasting`` seconds have passed. ``close`` (the server calls it however the
+    answer ends, even before its first byte) closes the follower and frees the stream's place
+    under the caps.
+
+    Under ``tablebank serve`` a greenlet watches the connection meanwhile: a reader that hangs
+    up (a reloaded page, a closed tab) ends its stream at once, not at the next keep-alive
+    15 s later, so a banker who reloads the console a few times is not refused a stream for
+    the ones already gone."""
+
+    def __init__(
+        self, follower: Follower, close_slot: Any, keepalive: float, lasting: float
+    ) -> None:
+        self.follower = follower
+        self.close_slot = close_slot
+        self.keepalive = keepalive
+        self.lasting = lasting
+        self.connection = request.environ.get("gunicorn.socket") if under_gevent() else None
+        self.watch: Any = None
+
+    def __iter__(self) -> Iterator[str]:
+        try:
+            if self.connection is not None:
+                import gevent
+
+                self.watch = gevent.spawn(hung_up, self.connection, self.follower.close)
+            yield from stream(self.follower, self.keepalive, self.lasting)
+        finally:
+            self.close()
+
+    def close(self) -> None:
+        if self.watch is not None:
+            self.watch.kill(block=False)
+        self.follower.close()
+        self.close_slot()
+
+
+def hung_up(connection: socket.socket, then: Any) -> None:
+    """Wait for the reader's side of the connection to close, then call ``then``. A reader
+    sends nothing after its request, so the connection turns readable only when it closes
+    (or when a client pipelines another request: then nothing is done)."""
     try:
-        # Which process serves the stream: what a reader sees when it follows across servers.
-        yield f"retry: 2000\n: following, process {os.getpid()}\n\n"
-        while (left := ends - time.monotonic()) > 0:
-            batch = follower.next_batch(min(keepalive, left))
-            if not batch:
-                yield ": keep-alive\n\n"
-                continue
-            yield "".join(
-                f"id: {txn['seq']}\nevent: transaction\n"
-                f"data: {json.dumps(transaction_view(txn), separators=(',', ':'))}\n\n"
-                for txn in batch
-            )
-    finally:
-        follower.close()
+        if connection.recv(1, socket.MSG_PEEK):
+            return
+    except OSError:
+        pass
+    then()
+
+
+def stream(follower: Follower, keepalive: float, lasting: float) -> Iterator[str]:
+    """The text of the stream, until the follower is closed or ``lasting`` seconds have
+    passed."""
+    ends = time.monotonic() + lasting
+    # Which process serves the stream: what a reader sees when it follows across servers.
+    yield f"retry: 2000\n: following, process {os.getpid()}\n\n"
+    while (left := ends - time.monotonic()) > 0 and not follower.closed:
+        batch = follower.next_batch(min(keepalive, left))
+        if follower.closed:
+            return
+        if not batch:
+            yield ": keep-alive\n\n"
+            continue
+        yield "".join(
+            f"id: {txn['seq']}\nevent: transaction\n"
+            f"data: {json.dumps(transaction_view(txn), separators=(',', ':'))}\n\n"
+            for txn in batch
+        )

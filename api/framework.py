@@ -209,7 +209,8 @@ class TableBankApi(flask_smorest.Api):
             RATE_LIMITED_RESPONSE,
             {
                 "description": "Too many games created or imported from this address "
-                "(`rate_limited`): try again after `Retry-After` seconds.",
+                "(`rate_limited`), or too many event streams open for this token, game or "
+                "address (`too_many_streams`): try again after `Retry-After` seconds.",
                 "headers": {
                     "Retry-After": {
                         "description": "seconds to wait",

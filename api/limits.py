@@ -101,3 +101,77 @@ def game_limiter(per_minute: int) -> RateLimiter | None:
     if per_minute < 0:
         raise ValueError(f"TABLEBANK_GAMES_PER_MINUTE must be 0 or more, not {per_minute}")
     return RateLimiter(per_minute) if per_minute else None
+
+
+# -- open event streams ---------------------------------------------------------------------
+STREAMS = "tablebank.stream_caps"
+STREAMS_PER_TOKEN = 10
+STREAMS_PER_GAME = 200
+STREAMS_PER_ADDRESS = 50
+# What a refused stream is told to wait: a console's other tab, or a reader that left without
+# closing, frees its stream within a keep-alive (15 s) or two.
+STREAM_RETRY_AFTER = 30
+
+
+class TooManyStreams(TooManyRequests):
+    """One stream more than a cap allows: 429 ``too_many_streams`` with ``Retry-After``."""
+
+    problem_code = "too_many_streams"
+
+
+class StreamCaps:
+    """How many event streams are open, per token, per game and per client address, in this
+    process; ``open`` refuses one more than a cap allows (API.md, v1.2, "Event streams are
+    bounded"). Each cap guards another thing: a token's cap one device's tabs, a game's cap the
+    watcher's work for one game, an address's cap the worker's connections (every stream holds
+    one)."""
+
+    def __init__(
+        self,
+        per_token: int = STREAMS_PER_TOKEN,
+        per_game: int = STREAMS_PER_GAME,
+        per_address: int = STREAMS_PER_ADDRESS,
+    ) -> None:
+        if min(per_token, per_game, per_address) < 1:
+            raise ValueError("a cap of at least 1 open stream")
+        self.caps = {"token": per_token, "game": per_game, "address": per_address}
+        self._open: dict[tuple[str, str], int] = {}
+        self._lock = threading.Lock()
+
+    def open(self, token: str, game: str, address: str) -> Callable[[], None]:
+        """Count one stream more of ``token`` (the game and role it opens), ``game`` and
+        ``address``, or refuse it; the function returned counts it closed (once, however
+        often it is called)."""
+        keys = [("token", token), ("game", game), ("address", address)]
+        with self._lock:
+            for key in keys:
+                if self._open.get(key, 0) >= self.caps[key[0]]:
+                    raise TooManyStreams(
+                        f"Too many open event streams for this {key[0]} (at most "
+                        f"{self.caps[key[0]]}); close one or try again in "
+                        f"{STREAM_RETRY_AFTER} s.",
+                        retry_after=STREAM_RETRY_AFTER,
+                    )
+            for key in keys:
+                self._open[key] = self._open.get(key, 0) + 1
+        closed = False
+
+        def close() -> None:
+            nonlocal closed
+            with self._lock:
+                if closed:
+                    return
+                closed = True
+                for key in keys:
+                    left = self._open[key] - 1
+                    if left:
+                        self._open[key] = left
+                    else:
+                        del self._open[key]
+
+        return close
+
+    def count(self, kind: str, key: str) -> int:
+        """How many streams are open for one token, game or address."""
+        with self._lock:
+            return self._open.get((kind, key), 0)

@@ -8,8 +8,11 @@ follows a game), and for each game with readers reads the game's new records onc
 them to each of its readers.
 
 A reader that starts ``after`` a seq first gets the game's records after it from the store,
-then the live ones; it is registered before that first read, and drops anything at or below
-the last seq it has, so a transaction recorded in between is neither lost nor repeated.
+``BACKLOG_PAGE`` at a time, each page read only when the reader has taken the one before (a
+stream sends a page when its socket has drained the last): a reader that never reads holds one
+page, not the game's whole log. Then it gets the live ones. It is registered before its first
+read, and drops anything at or below the last seq it has, so a transaction recorded in between
+is neither lost nor repeated.
 
 Works the same under threads and under gevent (its monkey-patched threads and locks).
 """
@@ -28,11 +31,12 @@ from eventsourcing.persistence import ApplicationRecorder
 POLL_SECONDS = 0.05
 RETRY_SECONDS = 1.0  # after the store failed to answer
 PAGE = 500  # notifications read at once
+BACKLOG_PAGE = 200  # a reader's records read from the store at once while it catches up
 
 log = logging.getLogger(__name__)
 
-# The game's records after a seq, in order (``TableBank._records``).
-Records = Callable[[UUID, int], Iterable[dict[str, Any]]]
+# The game's records after a seq, in order, at most so many (``TableBank._records``).
+Records = Callable[[UUID, int, int | None], Iterable[dict[str, Any]]]
 
 
 class Follower:
@@ -42,7 +46,9 @@ class Follower:
         self.feed = feed
         self.game_id = game_id
         self.last = after
-        self._pending: deque[dict[str, Any]] = deque()
+        self._pending: deque[dict[str, Any]] = deque()  # live records, from the watcher
+        self._page: list[dict[str, Any]] = []  # the backlog's page read and not yet taken
+        self._catching_up = True  # the store may hold records after ``last`` not yet read
         self._ready = threading.Condition()
         self.closed = False
 
@@ -53,9 +59,26 @@ class Follower:
                 self._pending.append(txn)
             self._ready.notify_all()
 
+    def read_page(self) -> None:
+        """The next page of the backlog from the store, unless one is waiting to be taken or
+        the reader has caught up (a short page: every later record comes live)."""
+        if self._page or not self._catching_up:
+            return
+        page = list(self.feed.records(self.game_id, self.last, BACKLOG_PAGE))
+        self._catching_up = len(page) == BACKLOG_PAGE
+        self._page = page
+
     def next_batch(self, timeout: float) -> list[dict[str, Any]]:
-        """The transactions after the last one taken, waiting up to ``timeout`` seconds for
-        some; an empty list when none came (time for a keep-alive)."""
+        """The transactions after the last one taken: a page of the backlog while there is
+        one, then the live ones, waiting up to ``timeout`` seconds for some; an empty list
+        when none came (time for a keep-alive)."""
+        self.read_page()
+        if self._page:
+            batch, self._page = self._page, []
+            batch = [txn for txn in batch if txn["seq"] > self.last]
+            if batch:
+                self.last = batch[-1]["seq"]
+                return batch
         with self._ready:
             if not self._pending and not self.closed:
                 self._ready.wait(timeout)
@@ -87,7 +110,7 @@ class Feed:
         poll_seconds: float = POLL_SECONDS,
     ) -> None:
         self._recorder = recorder
-        self._records = records
+        self.records = records
         self._last_seq = last_seq
         self._poll = poll_seconds
         self._lock = threading.Lock()
@@ -98,7 +121,8 @@ class Feed:
         self._stop = threading.Event()
 
     def follow(self, game_id: UUID, after: int) -> Follower:
-        """A follower of ``game_id`` from seq ``after`` on, with the backlog already in it."""
+        """A follower of ``game_id`` from seq ``after`` on, the first page of its backlog read
+        (a store that cannot answer fails here, before anything is sent)."""
         follower = Follower(self, game_id, after)
         with self._lock:
             if not self._followers:
@@ -110,7 +134,7 @@ class Feed:
                 self._delivered[game_id] = self._last_seq(game_id)
             readers.add(follower)
         try:
-            follower.offer(self._records(game_id, after))
+            follower.read_page()
         except BaseException:
             follower.close()
             raise
@@ -172,7 +196,7 @@ class Feed:
             games = [g for g in changed if g in self._followers]
             since = {g: self._delivered[g] for g in games}
         for game_id in games:
-            txns = list(self._records(game_id, since[game_id]))
+            txns = list(self.records(game_id, since[game_id], None))
             if not txns:
                 continue
             with self._lock:

@@ -82,7 +82,16 @@ def test_serve_on_every_interface_tells_the_console_the_lan_address(
         "TABLEBANK_PROXY_HOPS": 0,
         "TABLEBANK_ADMIN_TOKEN": None,
         "TABLEBANK_IMPORT_SLOTS": 1,
+        "TABLEBANK_STREAMS_PER_ADDRESS": 50,
     }
+
+
+def test_a_club_behind_one_nat_may_hold_more_streams_from_one_address(
+    started: list[dict[str, Any]],
+) -> None:
+    serve("--streams-per-address", "120")
+    (run,) = started
+    assert run["config"]["TABLEBANK_STREAMS_PER_ADDRESS"] == 120
 
 
 def test_serve_on_ipv6_every_interface_binds_in_brackets(started: list[dict[str, Any]]) -> None:

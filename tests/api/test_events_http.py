@@ -130,3 +130,26 @@ def test_a_head_of_another_games_stream_answers_as_its_get_does(client, table):
     head = client.head(url, headers=table.auth())
     assert got.status_code >= 400  # this game's token opens no other game
     assert (head.status_code, head.mimetype) == (got.status_code, got.mimetype)
+
+
+def test_a_tokens_eleventh_open_stream_is_refused_until_one_closes(app: Flask, table):
+    # API.md, v1.2 "Event streams are bounded": a token holds at most 10 open streams of its
+    # game; one more gets 429 too_many_streams with Retry-After.
+    url, auth = table.url + "/events", table.auth()
+    open_ = [table.client.get(url, headers=auth, buffered=False) for _ in range(10)]
+    assert [r.status_code for r in open_] == [200] * 10
+
+    refused = table.client.get(url, headers=auth)
+    assert refused.status_code == 429
+    assert refused.mimetype == "application/problem+json"
+    assert refused.json["code"] == "too_many_streams"
+    assert int(refused.headers["Retry-After"]) >= 1
+    # Another token of the game has its own ten.
+    assert table.client.get(url, headers=table.auth(table.tokens["p1"])).status_code == 200
+
+    open_.pop().close()  # a reader leaves: its place is free, before its first byte even
+    again = table.client.get(url, headers=auth, buffered=False)
+    assert again.status_code == 200
+    for response in [*open_, again]:
+        response.close()
+    assert app.extensions[EXTENSION].feed.followers() == 0

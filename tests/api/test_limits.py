@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from api.limits import RateLimiter, client_key, game_limiter
+from api.limits import RateLimiter, StreamCaps, TooManyStreams, client_key, game_limiter
 
 
 class Clock:
@@ -110,3 +110,31 @@ def test_zero_a_minute_is_no_limiter_and_a_negative_limit_is_refused():
     assert isinstance(game_limiter(30), RateLimiter)
     with pytest.raises(ValueError):
         game_limiter(-1)
+
+
+def test_stream_caps_count_each_token_game_and_address_and_free_each_once():
+    caps = StreamCaps(per_token=2, per_game=3, per_address=3)
+    first = caps.open("g1/banker", "g1", "10.0.0.1")
+    caps.open("g1/banker", "g1", "10.0.0.1")
+    with pytest.raises(TooManyStreams):  # the token's third
+        caps.open("g1/banker", "g1", "10.0.0.2")
+    caps.open("g1/p1", "g1", "10.0.0.2")
+    with pytest.raises(TooManyStreams):  # the game's fourth, from a token with room left
+        caps.open("g1/p2", "g1", "10.0.0.2")
+    caps.open("g2/banker", "g2", "10.0.0.1")
+    with pytest.raises(TooManyStreams) as refused:  # the address's fifth, of another game
+        caps.open("g3/banker", "g3", "10.0.0.1")
+    assert refused.value.code == 429 and refused.value.problem_code == "too_many_streams"
+    assert caps.count("address", "10.0.0.1") == 3  # a refused stream is not counted
+
+    first()
+    first()  # closing twice frees one place, not two
+    assert caps.count("token", "g1/banker") == 1
+    assert caps.count("game", "g1") == 2
+    caps.open("g1/p2", "g1", "10.0.0.2")
+    with pytest.raises(TooManyStreams):
+        caps.open("g1/p3", "g1", "10.0.0.3")
+
+
+def test_the_stream_caps_by_default_are_ten_a_token_two_hundred_a_game_fifty_an_address():
+    assert StreamCaps().caps == {"token": 10, "game": 200, "address": 50}

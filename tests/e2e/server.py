@@ -207,6 +207,20 @@ class Server:
                 pytest.fail(f"processes of group {group} outlived their server", pytrace=False)
             time.sleep(POLL)
 
+    def workers_rss_mib(self) -> float:
+        """The resident memory of the server's workers now, in MiB (every process of its group
+        but the arbiter), read from ``/proc``."""
+        assert self.process is not None, "the server is not running"
+        total_kib = 0
+        for pid in _live_members(self.process.pid):
+            if pid == self.process.pid:
+                continue
+            with contextlib.suppress(OSError):  # ended while we looked
+                for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+                    if line.startswith("VmRSS:"):
+                        total_kib += int(line.split()[1])
+        return total_kib / 1024
+
     def log_text(self) -> str:
         """Everything the server wrote, over all its starts."""
         return self.log.read_text(errors="replace")

@@ -20,17 +20,20 @@ from stores import Store
 pytestmark = pytest.mark.e2e
 
 DEADLINE = 10.0  # generous: delivery is asserted, its speed is measured and printed
+# Streams held open at once from this one address (loopback): past the default cap of 50 an
+# address (`--streams-per-address`), within a token's cap of 10 and a game's of 200.
+STREAMS = 200
 
 
 @pytest.fixture(scope="module")
 def server(servers: Servers, store: Store) -> Server:
     """The session's ``serve --workers 2`` on a store of the matrix."""
-    return servers.get(store, "--workers", "2")
+    return servers.get(store, "--workers", "2", "--streams-per-address", str(STREAMS))
 
 
-def new_game(server: Server) -> dict:
+def new_game(server: Server, players: tuple[str, ...] = ("A", "B")) -> dict:
     answer = server.call(
-        "POST", "/api/v1/games", {"name": "t", "ruleset": "classic", "players": ["A", "B"]}
+        "POST", "/api/v1/games", {"name": "t", "ruleset": "classic", "players": list(players)}
     )
     assert answer.status == 201, answer
     return answer.body
@@ -123,26 +126,36 @@ def test_a_stream_without_a_position_starts_from_now(server: Server) -> None:
 
 
 def test_two_hundred_open_streams_leave_the_server_free_to_record(server: Server) -> None:
-    game = new_game(server)
+    # Four games of four players: 20 tokens, each holding its cap of 10 streams.
+    games = [new_game(server, ("A", "B", "C", "D")) for _ in range(4)]
+    tokens = [(game, token) for game in games for token in tokens_of(game)]
+    assert len(tokens) * 10 == STREAMS
     streams = []
     try:
-        for _ in range(200):
-            stream = EventStream(HOST, server.port, game["id"], game["banker_token"])
-            assert stream.status == 200
-            streams.append(stream)
+        for game, token in tokens:
+            for _ in range(10):
+                stream = EventStream(HOST, server.port, game["id"], token)
+                assert stream.status == 200
+                streams.append((game["id"], stream))
         slowest = 0.0
-        sent = []
+        sent: dict[str, list[int]] = {game["id"]: [] for game in games}
         for _ in range(10):
-            began = time.monotonic()
-            sent.append(pay(server, game)["seq"])
-            slowest = max(slowest, time.monotonic() - began)
+            for game in games:
+                began = time.monotonic()
+                sent[game["id"]].append(pay(server, game)["seq"])
+                slowest = max(slowest, time.monotonic() - began)
         assert slowest < 1.0, slowest
         deadline = time.monotonic() + DEADLINE * 2
-        for stream in streams:
-            assert [e.id for e in stream.events(10, deadline)] == sent
+        for game_id, stream in streams:
+            assert [e.id for e in stream.events(10, deadline)] == sent[game_id]
     finally:
-        for stream in streams:
+        for _, stream in streams:
             stream.close()
+
+
+def tokens_of(game: dict) -> list[str]:
+    """The banker's token and each player's."""
+    return [game["banker_token"], *game["tokens"].values()]
 
 
 def test_a_stream_needs_a_token_of_its_game(server: Server) -> None:
