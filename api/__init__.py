@@ -20,6 +20,7 @@ from api import (
     errors,
     events,  # noqa: F401 - adds the event stream to game_blp
     fairplay,  # noqa: F401 - adds the fair-play audit to audit_blp
+    heavy,
 )
 from api.audit import audit_blp, import_blp
 from api.bank import EXTENSION
@@ -54,6 +55,10 @@ DEFAULTS: dict[str, Any] = {
     # Event streams one client address may hold open at once (--streams-per-address); a
     # token may hold 10 of its game's, a game 200 (api.limits.StreamCaps).
     "TABLEBANK_STREAMS_PER_ADDRESS": STREAMS_PER_ADDRESS,
+    # Reads of whole logs computed at once per process, off its event loop (--read-slots), and
+    # the bytes of their answers kept (api.heavy).
+    "TABLEBANK_READ_SLOTS": heavy.DEFAULT_SLOTS,
+    "TABLEBANK_READ_CACHE_BYTES": heavy.CACHE_BYTES,
 }
 
 
@@ -69,6 +74,10 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.extensions[EXTENSION] = bank
     app.extensions[LIMITER] = game_limiter(int(app.config["TABLEBANK_GAMES_PER_MINUTE"]))
     app.extensions[POOL] = CpuPool(int(app.config["TABLEBANK_IMPORT_SLOTS"]))
+    app.extensions[heavy.HEAVY] = heavy.HeavyReads(
+        int(app.config["TABLEBANK_READ_SLOTS"]),
+        cache_bytes=int(app.config["TABLEBANK_READ_CACHE_BYTES"]),
+    )
     app.extensions[STREAMS] = StreamCaps(
         per_address=int(app.config["TABLEBANK_STREAMS_PER_ADDRESS"])
     )

@@ -18,8 +18,9 @@ from marshmallow import RAISE
 from api.auth import authorize_game
 from api.bank import tablebank
 from api.errors import invalid_body
-from api.etags import add_game_etag, etag
+from api.etags import add_game_etag, etag, not_modified
 from api.framework import Blueprint
+from api.heavy import heavy
 from api.limits import limit_game_creation
 from api.offload import POOL, CpuPool
 from ledger.application import RebuiltGame, TableBank
@@ -40,6 +41,7 @@ audit_blp = Blueprint(
     description="Audit one game; needs a bearer token of that game.",
 )
 audit_blp.before_request(authorize_game)
+audit_blp.before_request(not_modified)
 audit_blp.after_request(add_game_etag)
 
 import_blp = Blueprint(
@@ -79,7 +81,7 @@ class Statement(MethodView):
     @audit_blp.response(200, StatementSchema)
     def get(self, game: UUID, account: str) -> Any:
         """Every posting into or out of one account, signed, with the running balance."""
-        return tablebank().statement(game, account)
+        return heavy(game, lambda: tablebank().statement_job(game, account))
 
 
 @audit_blp.route("/replay")
@@ -87,7 +89,7 @@ class Replay(MethodView):
     @audit_blp.response(200, ReplaySchema)
     def get(self, game: UUID) -> Any:
         """One step per transaction, with every balance and net worth after it."""
-        return tablebank().replay(game)
+        return heavy(game, lambda: tablebank().replay_job(game))
 
 
 @audit_blp.route("/verify")
@@ -95,7 +97,7 @@ class Verify(MethodView):
     @audit_blp.response(200, VerificationSchema)
     def get(self, game: UUID) -> Any:
         """Recompute the hash chain; ``head`` is the hash to note and compare later."""
-        return tablebank().verify(game)
+        return heavy(game, lambda: tablebank().verify_job(game))
 
 
 @audit_blp.route("/export")
@@ -103,7 +105,7 @@ class Export(MethodView):
     @audit_blp.response(200, ExportSchema)
     def get(self, game: UUID) -> Any:
         """The whole log with each transaction's hash, to keep or import elsewhere; no tokens."""
-        return tablebank().export(game)
+        return heavy(game, lambda: tablebank().export_job(game))
 
 
 @import_blp.route("")

@@ -39,7 +39,7 @@ from rich.progress import Progress, TaskID
 from rich.table import Table
 from rich.text import Text
 
-from api import netaddr
+from api import heavy, netaddr
 from api.errors import field_errors
 from api.limits import STREAMS_PER_ADDRESS
 from api.offload import DEFAULT_SLOTS
@@ -195,6 +195,8 @@ def serve(args: argparse.Namespace) -> int:
         "TABLEBANK_ADMIN_TOKEN": admin_token,
         "TABLEBANK_IMPORT_SLOTS": args.import_slots,
         "TABLEBANK_STREAMS_PER_ADDRESS": args.streams_per_address,
+        "TABLEBANK_READ_SLOTS": args.read_slots,
+        "TABLEBANK_READ_CACHE_BYTES": args.read_cache_mib * 1024 * 1024,
     }
     _Server(options, app_config).run()
     return 0
@@ -449,6 +451,22 @@ def parser() -> argparse.ArgumentParser:
         metavar="N",
         help="imports a worker process checks and saves at once, off its event loop; more "
         f"wait for a slot (default: {DEFAULT_SLOTS})",
+    )
+    s.add_argument(
+        "--read-slots",
+        type=positive,
+        default=heavy.DEFAULT_SLOTS,
+        metavar="N",
+        help="reads of whole long logs (replay, export, ...) a worker process computes at once, "
+        f"off its event loop; more wait for a slot (default: {heavy.DEFAULT_SLOTS})",
+    )
+    s.add_argument(
+        "--read-cache-mib",
+        type=not_negative,
+        default=heavy.CACHE_BYTES // (1024 * 1024),
+        metavar="MIB",
+        help="the answers of those reads a worker process keeps, by the game's version "
+        f"(0: none; default: {heavy.CACHE_BYTES // (1024 * 1024)})",
     )
     s.add_argument(
         "--streams-per-address",

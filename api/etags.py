@@ -1,15 +1,16 @@
-"""Versions: ``ETag: "<version>"`` on every successful answer about a game, ``If-Match`` and
-``Idempotency-Key`` on writes."""
+"""Versions: ``ETag: "<version>"`` on every successful answer about a game, ``If-None-Match`` on
+its reads, ``If-Match`` and ``Idempotency-Key`` on writes."""
 
 from __future__ import annotations
 
 import re
 
 from flask import Response, request
-from werkzeug.http import quote_etag
+from werkzeug.http import parse_etags, quote_etag
 
 from api.bank import tablebank
-from ledger.errors import VersionConflict
+from ledger.errors import LedgerError, VersionConflict
+from schemas.fields import MAX_SEQ
 
 # One strong entity tag (RFC 9110 8.8.3): a quoted, non-empty run of etagc, spaces around it.
 STRONG_TAG = re.compile(r'[ \t]*"([\x21\x23-\x7e\x80-\xff]+)"[ \t]*')
@@ -26,6 +27,29 @@ def add_game_etag(response: Response) -> Response:
     if game is not None and 200 <= response.status_code < 300 and "ETag" not in response.headers:
         response.headers.update(etag(tablebank().version(game)))
     return response
+
+
+def not_modified() -> Response | None:
+    """Before a read of a game: 304 when ``If-None-Match`` names the version its answer would
+    carry (the game's version now, or as of ``?seq=N``), so that nothing is read or computed
+    again (API.md, v1.2, "Reads never stall the table"). A stream has no such answer; a request
+    the view would refuse (a bad seq, an unknown game) goes on to be refused there."""
+    header = request.headers.get("If-None-Match")
+    game = (request.view_args or {}).get("game")
+    if header is None or game is None or request.method not in ("GET", "HEAD"):
+        return None
+    if request.path.endswith("/events"):
+        return None
+    seq = request.args.get("seq")
+    if seq is not None and not (seq.isascii() and seq.isdigit() and int(seq) <= MAX_SEQ):
+        return None
+    try:
+        version = tablebank().version(game, None if seq is None else int(seq))
+    except LedgerError:
+        return None
+    if not parse_etags(header).contains_weak(version):
+        return None
+    return Response(status=304, headers=etag(version))
 
 
 def if_match_version(header: str | None) -> str | None:

@@ -10,6 +10,7 @@ from flask.views import MethodView
 
 from api.audit import audit_blp
 from api.bank import tablebank
+from api.heavy import heavy
 from schemas.fairplay import FairPlaySchema
 
 
@@ -18,4 +19,4 @@ class FairPlay(MethodView):
     @audit_blp.response(200, FairPlaySchema)
     def get(self, game: UUID) -> Any:
         """The transactions that look like asset dumping or propping up; they change nothing."""
-        return tablebank().fairplay(game)
+        return heavy(game, lambda: tablebank().fairplay_job(game))

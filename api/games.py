@@ -12,7 +12,7 @@ from marshmallow import RAISE
 
 from api.auth import authorize_admin, authorize_game
 from api.bank import tablebank
-from api.etags import add_game_etag, etag
+from api.etags import add_game_etag, etag, not_modified
 from api.framework import Blueprint
 from api.limits import limit_game_creation
 from api.queries import game_page
@@ -40,6 +40,7 @@ game_blp = Blueprint(
 games_blp.before_request(limit_game_creation)
 games_blp.before_request(authorize_admin)
 game_blp.before_request(authorize_game)
+game_blp.before_request(not_modified)
 game_blp.after_request(add_game_etag)
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
+from functools import partial
 from typing import Any
 from uuid import UUID
 
@@ -11,8 +13,9 @@ from marshmallow import RAISE
 
 from api.auth import authorize_game, current_role
 from api.bank import tablebank
-from api.etags import add_game_etag, etag, write_conditions
+from api.etags import add_game_etag, etag, not_modified, write_conditions
 from api.framework import Blueprint
+from api.heavy import heavy
 from api.queries import transaction_page
 from ledger.application import version_after
 from schemas.fields import MAX_SEQ
@@ -32,6 +35,7 @@ transactions_blp = Blueprint(
     description="A game's log; needs a bearer token of that game.",
 )
 transactions_blp.before_request(authorize_game)
+transactions_blp.before_request(not_modified)
 transactions_blp.after_request(add_game_etag)
 
 
@@ -60,7 +64,23 @@ class Transactions(MethodView):
     @transactions_blp.response(200, TransactionPageSchema)
     def get(self, query: dict[str, Any], game: UUID) -> Any:
         """The transactions in seq order, filtered, a page at a time."""
-        return transaction_page(tablebank().transactions(game), **query)
+        after = query.get("after") or 0
+        if not any(query.get(name) is not None for name in ("account", "kind", "deed")):
+            # A page of the log as it is: that page read, and one more to say if there is more.
+            page = tablebank().transactions(game, after, query["limit"] + 1)
+            return transaction_page(page, **query)
+        return heavy(game, lambda: filtered_page(game, after, query))
+
+
+def filtered_page(game: UUID, after: int, query: dict[str, Any]) -> Callable[[], Any]:
+    """A filtered page reads the log from ``after`` on until the page is full: the store now,
+    the filter by the job returned (``api.heavy``)."""
+    return partial(page_of, tablebank().transactions_job(game, after), query)
+
+
+def page_of(transactions: Callable[[], Iterable[Any]], query: dict[str, Any]) -> dict[str, Any]:
+    """A page of the transactions ``transactions()`` gives (a job: touches no store)."""
+    return transaction_page(transactions(), **query)
 
 
 def recorded_headers(game: UUID, seq: int, head: str, *, replayed: bool) -> dict[str, str]:

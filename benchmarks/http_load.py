@@ -41,7 +41,9 @@ class Server:
     """A running ``tablebank serve`` on a loopback port; ``env``: more environment variables
     for it (``PGAPPNAME`` names its PostgreSQL connections, for ``benchmarks.scaleout``)."""
 
-    def __init__(self, db: str, workers: int, env: dict[str, str] | None = None) -> None:
+    def __init__(
+        self, db: str, workers: int, env: dict[str, str] | None = None, *extra: str
+    ) -> None:
         self.port = free_port()
         # A URL's password stays off the command line.
         env = {**os.environ, **(env or {}), "TABLEBANK_DB": db}
@@ -49,6 +51,7 @@ class Server:
             [
                 *(sys.executable, "-m", "api.cli", "serve", "--port", str(self.port)),
                 *("--workers", str(workers)),
+                *extra,
             ],
             cwd=ROOT,
             env=env,
@@ -116,8 +119,10 @@ def vm_hwm_mib(pid: int) -> float:
 
 
 @contextlib.contextmanager
-def serving(db: str, workers: int, env: dict[str, str] | None = None) -> Iterator[Server]:
-    server = Server(db, workers, env)
+def serving(
+    db: str, workers: int, env: dict[str, str] | None = None, *extra: str
+) -> Iterator[Server]:
+    server = Server(db, workers, env, *extra)
     try:
         yield server
     finally:
@@ -233,6 +238,70 @@ def serial_latencies(
     }
 
 
+REPLAYERS = 8  # (g): clients replaying the long game at once
+
+
+def replays_beside_a_writer(
+    port: int, writer_game: list[str], long_game: list[str], duration: float
+) -> dict[str, float]:
+    """(g): one client records payments on a game while ``REPLAYERS`` others replay the long
+    game again and again (``GET .../replay``) for ``duration`` seconds: the writer's latencies,
+    the replays answered, and those refused (503 ``busy``, retried after a pause)."""
+    writer = Client(port, *writer_game)
+    for _ in range(WARM_UP):
+        writer.pay()
+    stop = threading.Event()
+    answered = [0] * REPLAYERS
+    busy = [0] * REPLAYERS
+    failed = [0] * REPLAYERS
+
+    def replay(n: int) -> None:
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
+        headers = {"Authorization": f"Bearer {long_game[1]}"}
+        while not stop.is_set():
+            try:
+                conn.request("GET", f"/api/v1/games/{long_game[0]}/replay", headers=headers)
+                response = conn.getresponse()
+                response.read()
+            except (OSError, http.client.HTTPException):
+                failed[n] += 1
+                conn.close()
+                conn = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
+                continue
+            if response.status == 200:
+                answered[n] += 1
+            elif response.status == 503:
+                busy[n] += 1
+                stop.wait(float(response.getheader("Retry-After", "1")))
+            else:
+                failed[n] += 1
+        conn.close()
+
+    threads = [threading.Thread(target=replay, args=(n,)) for n in range(REPLAYERS)]
+    for thread in threads:
+        thread.start()
+    time.sleep(0.5)  # the replays under way
+    latencies = []
+    ends = time.perf_counter() + duration
+    while time.perf_counter() < ends:
+        latencies.append(writer.pay())
+        time.sleep(0.01)  # a banker's pace, well above it: about 50 writes a second
+    stop.set()
+    for thread in threads:
+        thread.join()
+    writer.close()
+    return {
+        "replay_writer_p50_ms": percentile(latencies, 0.50) * 1000,
+        "replay_writer_p99_ms": percentile(latencies, 0.99) * 1000,
+        "replay_writer_max_ms": max(latencies) * 1000,
+        "replay_writer_writes": len(latencies),
+        "replay_writer_errors": writer.errors,
+        "replays_answered": sum(answered),
+        "replays_busy": sum(busy),
+        "replays_failed": sum(failed),
+    }
+
+
 def http_part(
     db: str,
     games: list[list[str]],
@@ -247,6 +316,7 @@ def http_part(
     out: dict[str, Any] = {}
     with serving(db, workers) as server:
         out.update(serial_latencies(server.port, games[0], long_game, samples, warm_up))
+        out.update(replays_beside_a_writer(server.port, games[1], long_game, duration))
         for tables in (1, len(games)):
             run = load(server, games[:tables], duration, warm_up)
             for key, value in run.items():

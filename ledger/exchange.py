@@ -16,8 +16,9 @@ save (``save_import``); ``import_game`` does both. The API runs the first off it
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 from uuid import UUID
 
@@ -26,7 +27,7 @@ from ledger.chain import canonical, chain_hash
 from ledger.draft import History
 from ledger.errors import Forbidden, InvalidField, LedgerError, LogInvalid
 from ledger.game import Game, now_rfc3339
-from ledger.reading import gc_paused
+from ledger.reading import Job, gc_paused
 from ledger.ruleset import parse_ruleset
 from ledger.setup import Encoded, SetUp, check_options, check_player_count, setup_types
 from ledger.state import State, apply_transaction, copy_state
@@ -58,19 +59,20 @@ class Exchange(SetUp):
 
     def export(self, game_id: UUID | str) -> dict[str, Any]:
         """The whole log: header, rule set, options, players, transactions with hashes."""
+        return self.export_job(game_id)()
+
+    def export_job(self, game_id: UUID | str) -> Job:
+        """``export``: the store read now, the rest (touching no store) by the job returned."""
         game = self._load(game_id)
-        return {
-            "format": EXPORT_FORMAT,
-            "game": {
-                "name": game.name,
-                "ruleset": game.ruleset_doc,
-                "options": game.options,
-                "players": [p["name"] for p in game.state["players"].values()],
-                "created": game.created_at,
-            },
-            "transactions": list(self.transactions(game.id)),
-            "head": game.state["head"],
+        header = {
+            "name": game.name,
+            "ruleset": game.ruleset_doc,
+            "options": game.options,
+            "players": [p["name"] for p in game.state["players"].values()],
+            "created": game.created_at,
         }
+        head = game.state["head"]
+        return partial(export_of, header, self.transactions_job(game.id), head)
 
     def import_game(self, document: dict[str, Any]) -> dict[str, Any]:
         """A new game from an exported log, every transaction checked again; new tokens."""
@@ -114,6 +116,19 @@ class Exchange(SetUp):
 
 
 EXPORT_FORMAT = "tablebank-log/1"
+
+
+def export_of(
+    header: dict[str, Any], transactions: Callable[[], Iterable[dict[str, Any]]], head: str
+) -> dict[str, Any]:
+    """A game's exported log from its header, its transactions' job and its head (``export``'s
+    job: touches no store)."""
+    return {
+        "format": EXPORT_FORMAT,
+        "game": header,
+        "transactions": list(transactions()),
+        "head": head,
+    }
 
 
 def rebuild_game(document: Any, keep: Callable[[Game], None] | None = None) -> Game:

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import gc
 import json
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from functools import cached_property
-from typing import Any
+from functools import cached_property, partial
+from typing import Any, NamedTuple
 from uuid import UUID
 
 from eventsourcing.application import AggregateNotFoundError, Application
@@ -21,13 +21,22 @@ from ledger.errors import NotFound
 from ledger.fairplay import fairplay_flags
 from ledger.game import Game
 from ledger.live import Feed, Follower
-from ledger.ruleset import BUILT_IN, built_in
+from ledger.ruleset import BUILT_IN, RuleSet, built_in
+from ledger.state import State
 from ledger.store import select_states
 from ledger.transactions import TransactionRecorded
-from ledger.views import game_view, game_view_version, ruleset_view, transaction_view
+from ledger.views import (
+    game_view,
+    game_view_version,
+    ruleset_view,
+    transaction_view,
+    version_after,
+)
 
 # Decodes stored events when a game's transaction records are read (``Reading._records``).
 _RECORD_DECODER = json.JSONDecoder()
+# What a read of a whole log leaves to do once the store has been read: touches no store.
+Job = Callable[[], dict[str, Any]]
 # Stored events decoded in one call (``decode_states``) for a reader that keeps them all
 # (replay): many, so that the call is paid once for all of them.
 DECODE_CHUNK = 500
@@ -64,6 +73,41 @@ def gc_paused() -> Iterator[None]:
     finally:
         if enabled:
             gc.enable()
+
+
+class Stored(NamedTuple):
+    """A game's records as read from the store: their stored states (JSON text), or the
+    records themselves (``records``: a store whose events were read as objects)."""
+
+    items: list[Any]
+    records: bool
+
+
+def decoded(stored: Stored, *, kept: bool = False) -> Iterator[dict[str, Any]]:
+    """The records of ``stored``, in order; touches no store.
+
+    ``kept``: the reader keeps every record (replay), so they are decoded many at once
+    (``decode_states``); else one at a time, each let go before the next is decoded (a batch
+    held decoded only gives the collector more to walk).
+    """
+    if stored.records:
+        yield from stored.items
+        return
+    states = stored.items
+    if kept:
+        for start in range(0, len(states), DECODE_CHUNK):
+            for event in decode_states(states[start : start + DECODE_CHUNK]):
+                txn = event.get("txn")
+                if txn is not None:
+                    yield txn
+        return
+    for state in states:
+        # The library wrote this text: one JSON object and nothing around it, so the decoder's
+        # checks for whitespace and trailing text (a third of json.loads's time on a record)
+        # are skipped.
+        txn = _RECORD_DECODER.raw_decode(state.decode("utf-8"))[0].get("txn")
+        if txn is not None:
+            yield txn
 
 
 class Reading(Application[UUID]):
@@ -106,9 +150,22 @@ class Reading(Application[UUID]):
         """The rule set a game was created with, built in or its own, as ``ruleset`` shows one."""
         return ruleset_view(self._load(game_id).ruleset)
 
-    def version(self, game_id: UUID | str) -> str:
-        """The game's version (its ETag); refuses a game this server does not hold."""
-        return game_view_version(self._load(game_id))
+    def version(self, game_id: UUID | str, seq: int | None = None) -> str:
+        """The game's version (its ETag) now, or right after transaction ``seq``; refuses a
+        game this server does not hold, or a seq it does not have."""
+        game = self._load(game_id)
+        if seq is None or seq == game.last_seq:
+            return game_view_version(game)
+        if not 0 <= seq <= game.last_seq:
+            raise NotFound(f"no transaction {seq}; the last is {game.last_seq}")
+        if seq == 0:
+            return version_after(self._load(game.id, version=Game.INITIAL_VERSION).state["head"])
+        (txn,) = self._records(game.id, after=seq - 1, limit=1)
+        return version_after(txn["hash"])
+
+    def last_seq(self, game_id: UUID | str) -> int:
+        """The seq of the game's last transaction."""
+        return self._load(game_id).last_seq
 
     # -- live -----------------------------------------------------------------------------
     @cached_property
@@ -132,51 +189,49 @@ class Reading(Application[UUID]):
     def _records(
         self, game_id: UUID, after: int = 0, limit: int | None = None, *, kept: bool = False
     ) -> Iterator[dict[str, Any]]:
-        """The transaction records of a game after seq ``after``, in order (at most ``limit``).
+        """The transaction records of a game after seq ``after``, in order (at most ``limit``):
+        ``_stored_records`` read from the store and decoded (``decoded``)."""
+        return decoded(self._stored_records(game_id, after, limit), kept=kept)
 
-        Read from the recorder (its stored states only: ``select_states``) and decoded as
+    def _stored_records(self, game_id: UUID, after: int = 0, limit: int | None = None) -> Stored:
+        """The transaction records of a game after seq ``after`` (at most ``limit``) as the store
+        holds them, read now; ``decoded`` turns them into records, on any thread (a job of
+        ``Heavy`` reads the store in the caller's thread and decodes on another).
+
+        Read from the recorder (its stored states only: ``select_states``), to be decoded as
         plain JSON: a record is plain JSON data, and building an event object around each one
         (its class, id and timestamp, through the transcoder's hook for every dict) cost more
         than reading it; audit, replay and export read every transaction of a game.
-
-        ``kept``: the reader keeps every record (replay), so they are decoded many at once
-        (``decode_states``); else one at a time, each let go before the next is decoded (a
-        batch held decoded only gives the collector more to walk).
         """
-        if not self._plain_json:
-            for ev in self.events.get(game_id, gt=after + Game.INITIAL_VERSION, limit=limit):
-                # The classes' own base: ``Game.TransactionRecorded`` is the aggregate's
-                # copy of it, which no stored event is an instance of.
-                if isinstance(ev, TransactionRecorded):
-                    yield ev.txn
-            return
         gt = after + Game.INITIAL_VERSION
+        if not self._plain_json:
+            events = self.events.get(game_id, gt=gt, limit=limit)
+            # The classes' own base: ``Game.TransactionRecorded`` is the aggregate's copy of
+            # it, which no stored event is an instance of.
+            return Stored([ev.txn for ev in events if isinstance(ev, TransactionRecorded)], True)
         states = select_states(self.recorder, game_id, gt=gt, limit=limit)
         if states is None:  # a store without SQL of ours (in memory)
             states = [
                 stored.state for stored in self.recorder.select_events(game_id, gt=gt, limit=limit)
             ]
-        if kept:
-            for start in range(0, len(states), DECODE_CHUNK):
-                for event in decode_states(states[start : start + DECODE_CHUNK]):
-                    txn = event.get("txn")
-                    if txn is not None:
-                        yield txn
-            return
-        for state in states:
-            # The library wrote this text: one JSON object and nothing around it, so the
-            # decoder's checks for whitespace and trailing text (a third of json.loads's time
-            # on a record) are skipped.
-            txn = _RECORD_DECODER.raw_decode(state.decode("utf-8"))[0].get("txn")
-            if txn is not None:
-                yield txn
+        return Stored(states, False)
 
-    def transactions(self, game_id: UUID | str) -> Iterator[dict[str, Any]]:
-        """Every transaction of a game in order."""
+    def transactions(
+        self, game_id: UUID | str, after: int = 0, limit: int | None = None
+    ) -> Iterator[dict[str, Any]]:
+        """Every transaction of a game after seq ``after`` in order (at most ``limit``)."""
+        return self.transactions_job(game_id, after, limit)()
+
+    def transactions_job(
+        self, game_id: UUID | str, after: int = 0, limit: int | None = None
+    ) -> Callable[[], Iterator[dict[str, Any]]]:
+        """``transactions``: the store read now, the records decoded by the job returned."""
         game = self._load(game_id)
-        voided = game.state["voided"]
-        for txn in self._records(game.id):
-            yield transaction_view(txn, voided)
+        voided = dict(game.state["voided"])  # the game in hand may take a write meanwhile
+        # Those of this version only: a write that comes meanwhile is not half in.
+        until = max(0, game.last_seq - after)
+        stored = self._stored_records(game.id, after, until if limit is None else min(limit, until))
+        return partial(transactions_of, stored, voided)
 
     def transaction(self, game_id: UUID | str, seq: int) -> dict[str, Any]:
         """One transaction by its seq."""
@@ -194,37 +249,84 @@ class Reading(Application[UUID]):
         return rules.liquidation(game.ruleset, game.state, player)
 
     # -- audit ------------------------------------------------------------------------------
+    # Each read of a whole log comes in two parts: ``<read>_job`` reads the store now and
+    # returns the rest, CPU work that touches no store and may run on any thread (the server
+    # runs it off the event loop: ``api.heavy``); ``<read>`` does both.
     def statement(self, game_id: UUID | str, account: str) -> dict[str, Any]:
         """Every posting of one account, signed, with the running balance."""
+        return self.statement_job(game_id, account)()
+
+    def statement_job(self, game_id: UUID | str, account: str) -> Job:
         game = self._load(game_id)
         if account not in game.state["balances"]:
             raise NotFound(f"no account {account!r}")
-        return audit.statement(account, self._records(game.id))
+        stored = self._stored_records(game.id, 0, game.last_seq)  # this version's
+        return partial(statement_of, account, stored)
 
     def replay(self, game_id: UUID | str) -> dict[str, Any]:
         """One step per transaction, with every balance and net worth after it."""
+        return self.replay_job(game_id)()
+
+    def replay_job(self, game_id: UUID | str) -> Job:
         game = self._load(game_id)
         initial = self._load(game.id, version=Game.INITIAL_VERSION)
-        voided = game.state["voided"]
-        with gc_paused():  # 10,000 steps of new dicts, all kept: the answer
-            records = self._records(game.id, kept=True)
-            steps = list(audit.replay_steps(game.ruleset, initial.state, records))
-            for step in steps:  # each step is a new dict: shown with its void, if any
-                step["transaction"] = transaction_view(step["transaction"], voided)
-        return {"steps": steps}
+        voided = dict(game.state["voided"])  # the game in hand may take a write meanwhile
+        stored = self._stored_records(game.id, 0, game.last_seq)  # this version's
+        return partial(replay_of, game.ruleset, initial.state, stored, voided)
 
     def fairplay(self, game_id: UUID | str) -> dict[str, Any]:
         """The transactions that look like asset dumping or propping up (seed 002), flagged
         for the table to judge."""
+        return self.fairplay_job(game_id)()
+
+    def fairplay_job(self, game_id: UUID | str) -> Job:
         game = self._load(game_id)
         initial = self._load(game.id, version=Game.INITIAL_VERSION)
-        flags = fairplay_flags(
-            game.ruleset, initial.state, self._records(game.id), game.state["voided"]
-        )
-        return {"flags": flags}
+        voided = dict(game.state["voided"])
+        stored = self._stored_records(game.id, 0, game.last_seq)  # this version's
+        return partial(fairplay_of, game.ruleset, initial.state, stored, voided)
 
     def verify(self, game_id: UUID | str) -> dict[str, Any]:
         """Recompute the hash chain from the game's header to its head."""
+        return self.verify_job(game_id)()
+
+    def verify_job(self, game_id: UUID | str) -> Job:
         game = self._load(game_id)
-        initial = self._load(game.id, version=Game.INITIAL_VERSION)
-        return audit.verify_chain(initial.state["head"], self._records(game.id))
+        genesis = self._load(game.id, version=Game.INITIAL_VERSION).state["head"]
+        stored = self._stored_records(game.id, 0, game.last_seq)  # this version's
+        return partial(verify_of, genesis, stored)
+
+
+# The jobs of the reads above: functions of what was read from the store, touching no store, so
+# that they may run on another thread or in another process (their arguments pickle).
+def statement_of(account: str, stored: Stored) -> dict[str, Any]:
+    """A statement of ``account`` from a game's records."""
+    return audit.statement(account, decoded(stored))
+
+
+def replay_of(
+    rs: RuleSet, initial: State, stored: Stored, voided: dict[str, int]
+) -> dict[str, Any]:
+    """The replay of a game's records from its initial state."""
+    with gc_paused():  # 10,000 steps of new dicts, all kept: the answer
+        steps = list(audit.replay_steps(rs, initial, decoded(stored, kept=True)))
+        for step in steps:  # each step is a new dict: shown with its void, if any
+            step["transaction"] = transaction_view(step["transaction"], voided)
+    return {"steps": steps}
+
+
+def fairplay_of(
+    rs: RuleSet, initial: State, stored: Stored, voided: dict[str, int]
+) -> dict[str, Any]:
+    """The fair-play flags of a game's records."""
+    return {"flags": fairplay_flags(rs, initial, decoded(stored), voided)}
+
+
+def verify_of(genesis: str, stored: Stored) -> dict[str, Any]:
+    """The hash chain of a game's records checked from its header's hash."""
+    return audit.verify_chain(genesis, decoded(stored))
+
+
+def transactions_of(stored: Stored, voided: dict[str, int]) -> Iterator[dict[str, Any]]:
+    """A game's records as the API shows its transactions."""
+    return (transaction_view(txn, voided) for txn in decoded(stored))

@@ -83,6 +83,8 @@ def test_serve_on_every_interface_tells_the_console_the_lan_address(
         "TABLEBANK_ADMIN_TOKEN": None,
         "TABLEBANK_IMPORT_SLOTS": 1,
         "TABLEBANK_STREAMS_PER_ADDRESS": 50,
+        "TABLEBANK_READ_SLOTS": 1,
+        "TABLEBANK_READ_CACHE_BYTES": 64 * 1024 * 1024,
     }
 
 

@@ -189,7 +189,7 @@ def test_a_failure_logs_no_token(table, client, caplog, monkeypatch):
     def fail(*args: Any, **kwargs: Any) -> Any:
         raise RuntimeError("the store went away")
 
-    monkeypatch.setattr(TableBank, "replay", fail)
+    monkeypatch.setattr(TableBank, "replay_job", fail)
     caplog.set_level(logging.DEBUG)
 
     response = table.get("/replay")

@@ -283,11 +283,12 @@ class Servers:
 
 
 @contextlib.contextmanager
-def serving(store: Any, log_dir: Path) -> Iterator[Server]:
-    """A server on a new database of the run's store (``tests/stores.py``), dropped after."""
+def serving(store: Any, log_dir: Path, *extra: str) -> Iterator[Server]:
+    """A server on a new database of the run's store (``tests/stores.py``), dropped after;
+    ``extra``: more ``serve`` arguments."""
     db = store.new(durable=True)
     try:
-        with Server(db, log_dir / "server.log") as running:
+        with Server(db, log_dir / "server.log", *extra) as running:
             yield running
     finally:
         store.drop(db)
