@@ -224,7 +224,7 @@ export const pl = {
   r_void_conflict_table_changed: 'Nr {seq} zależy od nr {depends_on}: od tego czasu stół się zmienił.',
   r_unknown_dispute: 'W tej grze nie ma sporu nr {dispute}.',
   r_dispute_closed: 'Spór nr {dispute} jest już zamknięty.',
-  r_disputes_open: 'Otwarte spory: {count}, pierwszy to nr {seq}. Utrzymaj lub unieważnij każdy przed końcem gry.',
+  r_disputes_open: 'Otwarte spory: {count}, pierwszy to nr\u00a0{seq}. Utrzymaj lub unieważnij każdy przed końcem gry.',
   // issue 14 (server side): disputes, the first-lap house rule, Millionaire Elite trades per plot
   ty_dispute: 'Spór', ty_dispute_resolve: 'Spór rozstrzygnięty',
   opt_buy_after_first_lap: 'Nieruchomości dopiero po pierwszym okrążeniu',
