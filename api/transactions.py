@@ -51,13 +51,13 @@ class Transactions(MethodView):
     ) -> Any:
         """Record one transaction: the rules compute every amount and refuse what they forbid.
 
-        With ``?dry_run=true``: what it would record now, with 200, and nothing recorded."""
-        conditions = write_conditions(headers)
-        if query["dry_run"]:
-            return tablebank().dry_run(
-                game, body, current_role(), if_match=conditions["if_match"]
-            ), 200
-        txn, replayed = tablebank().record_request(game, body, current_role(), **conditions)
+        With ``?dry_run=true``: what it would record now, with 200, and nothing recorded; an
+        Idempotency-Key already recorded answers as the real repeat would."""
+        bank = tablebank()
+        write = bank.dry_run_request if query["dry_run"] else bank.record_request
+        txn, replayed = write(game, body, current_role(), **write_conditions(headers))
+        if query["dry_run"] and not replayed:
+            return txn, 200
         return txn, recorded_headers(game, txn["seq"], txn["hash"], replayed=replayed)
 
     @transactions_blp.arguments(TransactionQuerySchema, location="query", unknown=RAISE)

@@ -14,8 +14,10 @@ The tree, with what each takes (the code first where it takes one)::
     └── RuleViolation(code, **params)       409: a well-formed request the game's rules refuse;
         │                                       ``code`` from ``ledger.refusals.REFUSALS``,
         │                                       ``detail`` built from ``params``
-        └── InsufficientFunds(payer=, amount=, cash=, can_raise=, creditor=)
-                                            insufficient_funds, its shortfall worked out
+        ├── InsufficientFunds(payer=, amount=, cash=, can_raise=, creditor=)
+        │                                   insufficient_funds, its shortfall worked out
+        └── DisputesOpen(disputes)          disputes_open: a finish while disputes are open,
+                                            with their ``count`` and the first one's ``seq``
 
 The classes with a code of their own (``_OwnCode``) take none. The API layer turns each into
 one problem+json response: it reads ``status``, ``code``, ``detail``, ``params`` (of a 409)
@@ -80,6 +82,13 @@ class InsufficientFunds(RuleViolation):
             can_raise=can_raise,
             **owed_to,
         )
+
+
+class DisputesOpen(RuleViolation):
+    """The game cannot end while a dispute is open: says how many are, and the first one."""
+
+    def __init__(self, disputes: list[int]) -> None:
+        super().__init__("disputes_open", count=len(disputes), seq=min(disputes))
 
 
 class InvalidField(_OwnCode):

@@ -61,7 +61,7 @@ PARAMS: dict[str, Param] = {
     "kind": Param("word", "the deed's kind: railroad, utility, plot, central"),
     LEVELS: Param(LEVELS, "each deed of the group and its building level after the move"),
     "houses": Param("count", "houses standing on the deed"),
-    "count": Param("count", "how many were asked for"),
+    "count": Param("count", "how many were asked for (`disputes_open`: how many are open)"),
     "needed": Param("count", "how many houses the move needs"),
     "left": Param("count", "how many the Bank has left"),
     "limit": Param("count", "the most houses a deed may carry"),
@@ -553,6 +553,15 @@ REFUSALS: dict[str, Refusal] = registry(
         "dispute {dispute} was closed by transaction {resolved_by}",
         "dispute",
         "resolved_by",
+    ),
+    one(
+        "disputes_open",
+        "a finish while a dispute is open (`seq`: the first open dispute): uphold or void "
+        "each first",
+        "open disputes: {count} (the first is transaction {seq}); uphold or void each before "
+        "the game ends",
+        "count",
+        "seq",
     ),
 )
 

@@ -1,6 +1,7 @@
 """Writing: one transaction recorded at most once per Idempotency-Key, checked against the
 game's latest state, retried against the fresh state when another process saved first, and
-the dry run that shares every step but the save.
+the dry run that shares every step but the save (a key already recorded answers it as it
+answers the real write's repeat).
 
 Every write loads one ``Game`` (from the cache, or a snapshot plus the events after it), runs
 one command, and saves the one event it triggered, with the key's answer and the status log's
@@ -117,16 +118,35 @@ class Writing(Reading):
         *,
         if_match: str | None = None,
     ) -> dict[str, Any]:
-        """What ``record_request`` would record now, refused as it would be; records nothing.
+        """What ``record`` would record now, refused as it would be; records nothing."""
+        return self.dry_run_request(game_id, body, by, if_match=if_match)[0]
 
-        The same checks and the same ``Game.record`` as a real write, on a copy of the game
-        the repository hands out: only the save is left out. ``at`` and ``hash`` are ``None``
-        (the real write stamps its own time, and the hash covers it).
+    def dry_run_request(
+        self,
+        game_id: UUID | str,
+        body: dict[str, Any],
+        by: str = "banker",
+        *,
+        key: str | None = None,
+        if_match: str | None = None,
+    ) -> tuple[dict[str, Any], bool]:
+        """What ``record_request`` would answer now, refused as it would be; records nothing.
+
+        A ``key`` already recorded answers as the real write's repeat would: the recorded
+        transaction and ``True`` for the same body, ``idempotency_key_reused`` for another.
+        Otherwise the same checks and the same ``Game.record`` as a real write, on a copy of
+        the game the repository hands out, with only the save left out, and ``False``; the key
+        stays unused. ``at`` and ``hash`` are then ``None`` (the real write stamps its own
+        time, and the hash covers it).
         """
         check_request(body, by, self._record_of(game_id))
         game = self._load(game_id)
+        if key is not None:
+            earlier = self._idempotent_answer(game.id, key, sha256(canonical(body)))
+            if earlier is not None:
+                return earlier, True
         txn = self._draft(game, body, by, if_match)
-        return {**transaction_view(txn), "at": None, "hash": None}
+        return {**transaction_view(txn), "at": None, "hash": None}, False
 
     def _draft(
         self, game: Game, body: dict[str, Any], by: str, if_match: str | None

@@ -512,7 +512,9 @@ class WriteQuerySchema(Schema):
         load_default=False,
         metadata={
             "description": "answer 200 with what the transaction would record now, refused as "
-            "it would be, and record nothing (no Idempotency-Key is used or kept)"
+            "it would be, and record nothing (a new Idempotency-Key is neither used nor kept; "
+            "one already recorded answers as the real repeat would: the recorded transaction "
+            "with 201 and Idempotent-Replayed, or 422 idempotency_key_reused)"
         },
     )
 

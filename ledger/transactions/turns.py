@@ -1,12 +1,15 @@
 """The table's rhythm: whose turn it is, and the end of the game (asked for, or by its rules).
 
-docs/rules.md: "Claim window" (turns), "Finish".
+docs/rules.md: "Claim window" (turns), "Finish". A game asked to end while a dispute is open is
+refused (API.md v1.2, Corrections): once finished, nothing more is recorded, so the dispute
+could never be upheld or voided.
 """
 
 from __future__ import annotations
 
 from ledger import rules
 from ledger.draft import Body, Draft, option
+from ledger.errors import DisputesOpen
 from ledger.transactions.declare import TransactionRecorded, transaction
 
 
@@ -35,9 +38,17 @@ def end_game(d: Draft) -> None:
     d.basis["standings"] = ranked
 
 
-@transaction("finish", GameFinished, voidable=False)
+def open_disputes(d: Draft) -> list[int]:
+    """The seqs of the game's open disputes, oldest first."""
+    return sorted(e["seq"] for e in d.state["disputes"].values() if e["status"] == "open")
+
+
+@transaction("finish", GameFinished, voidable=False, refusals=["disputes_open"])
 def finish_game(d: Draft, body: Body) -> None:
-    """End the game now and rank the players."""
+    """End the game now and rank the players, once no dispute is open."""
+    pending = open_disputes(d)
+    if pending:
+        raise DisputesOpen(pending)
     d.basis = {"scoring": "cash + deeds at price (mortgaged at half) + buildings at cost"}
     end_game(d)
 

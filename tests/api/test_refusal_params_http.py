@@ -194,3 +194,21 @@ def test_errors_other_than_409_carry_no_params(table):
 
     assert response.status_code == 422
     assert "params" not in response.json
+
+
+def test_a_finish_while_a_dispute_is_open_gives_their_count_and_the_first(table):
+    table.buy("p1", "boardwalk")  # seq 4
+    table.record({"type": "rent", "payer": "p2", "property": "boardwalk"})  # seq 5: 50
+    reason = {"reason": "Boardwalk was mortgaged"}
+    table.record({"type": "dispute", "seq": 5, **reason}, token=table.tokens["p2"])  # seq 6
+    table.record({"type": "dispute", "seq": 4, "reason": "the price"})  # seq 7
+
+    problem = table.refusal({"type": "finish"})
+
+    assert (problem["status"], problem["code"]) == (409, "disputes_open")
+    assert problem["params"] == {"count": 2, "seq": 6}
+    dry = table.client.post(
+        table.url + "/transactions?dry_run=true", json={"type": "finish"}, headers=table.auth()
+    )
+    assert (dry.status_code, dry.json) == (409, problem)
+    assert table.state()["status"] == "active"

@@ -239,6 +239,70 @@ def test_a_void_from_the_history_of_a_disputed_transaction_resolves_its_dispute(
     assert void["request"]["dispute"] == dispute.body["seq"]
 
 
+# -- no finish while a dispute is open (API.md v1.2, Corrections) -------------------------------
+
+
+def test_a_finish_refused_for_an_open_dispute_offers_to_settle_it_first_then_finishes(
+    browser: Browser, server: Server, request: pytest.FixtureRequest
+) -> None:
+    game, rent = rent_game(server)
+    dispute = server.call(
+        "POST",
+        f"/api/v1/games/{game['id']}/transactions",
+        {"type": "dispute", "seq": rent, "reason": "Boardwalk was mortgaged"},
+        game["tokens"]["p2"],
+    )
+    assert dispute.status == 201, dispute
+    seq = dispute.body["seq"]  # 6
+    table = new_page(browser, request)
+    open_table(table, server, game)
+    finish = table.locator(".table-actions button", has_text="Finish the game")
+
+    # The banker tries to finish: the server's refusal, with the count and the way out.
+    finish.click()
+    dialog = table.locator("dialog[open]")
+    quote = dialog.get_by_test_id("finish-quote")
+    expect(quote).to_contain_text("Disputes are still open")
+    expect(quote).to_contain_text(f"Open disputes: 1, the first is #{seq}.")
+    settle = quote.get_by_test_id("settle-disputes")
+    expect(settle).to_have_text("To the open disputes (1)")
+    expect(dialog.get_by_test_id("finish-now")).to_be_disabled()
+    box = settle.bounding_box()
+    assert box is not None and box["height"] >= TAP and box["width"] >= TAP, box
+
+    # Followed: the dialog closes, the table shows the open dispute, in view and focused.
+    settle.click()
+    expect(table.locator("dialog[open]")).to_have_count(0)
+    item = table.locator(f"[data-testid=disputes] li.dispute[data-dispute='{seq}']")
+    expect(item).to_be_focused()
+    expect(item).to_be_in_viewport()
+    assert logged(server, game, "finish") == []
+
+    # Settled (the rent stands), then the game finishes: Ann 1,150 cash + Boardwalk 400 =
+    # 1,550; Cy 1,500; Bob 1,500 - 50 = 1,450.
+    item.get_by_test_id(f"dispute-uphold-{seq}").click()
+    dialog = table.locator("dialog[open]")
+    dialog.locator("input[name=note]").fill("Boardwalk was never mortgaged")
+    dialog.get_by_test_id("dispute-uphold-send").click()
+    expect(dialog).to_have_count(0)
+    expect(table.get_by_test_id("disputes-open")).to_have_text("0 open")
+    finish.click()
+    dialog = table.locator("dialog[open]")
+    standings = dialog.get_by_test_id("finish-quote").locator("ol.standings li")
+    expect(standings).to_have_text(["1. Ann $1,550", "2. Cy $1,500", "3. Bob $1,450"])
+    dialog.get_by_test_id("finish-now").click()
+    expect(dialog).to_have_count(0)
+    [finished] = logged(server, game, "finish")
+    assert finished["seq"] == seq + 2  # after the dispute_resolve
+    final = state(server, game)
+    assert final["status"] == "finished"
+    assert [(s["player"], s["score"]) for s in final["standings"]] == [
+        ("p1", 1550),
+        ("p3", 1500),
+        ("p2", 1450),
+    ]
+
+
 # -- fair play ------------------------------------------------------------------------------------
 
 
@@ -475,6 +539,14 @@ def test_the_dispute_and_fair_play_screens_fit_a_phone_and_a_laptop(
     first.locator("button.secondary").click()
     screens.look("uphold dialog")
     page.keyboard.press("Escape")
+    # Finishing with two disputes open: refused, with the way to settle them first.
+    page.locator(".table-actions button", has_text=words(page, "a_finish")).click()
+    settle = page.get_by_test_id("settle-disputes")
+    expect(settle).to_have_text(words(page, "dp_settle", n=2))
+    screens.look("finish refused")
+    settle.click()
+    expect(page.locator("[data-testid=disputes] li.dispute").first).to_be_focused()
+    screens.look("sent to the disputes")
 
     goto(page, f"{server.base}/#/g/{game['id']}/history")
     for seq in (15, 16, 17):  # the three disputes

@@ -10,7 +10,7 @@ import pytest
 from ledger_helpers import Table
 
 from ledger.application import TableBank
-from ledger.errors import Forbidden, InvalidField
+from ledger.errors import DisputesOpen, Forbidden, InvalidField
 
 
 @pytest.fixture
@@ -263,3 +263,46 @@ def test_a_player_dry_runs_his_dispute(bank: TableBank, rent_paid: Table) -> Non
     assert "disputes" not in rent_paid.state()
     with pytest.raises(Forbidden):
         bank.dry_run(rent_paid.id, body, by="p3")
+
+
+# -- the end of the game (API.md v1.2, Corrections) ----------------------------------------------
+
+
+def test_a_finish_while_disputes_are_open_is_refused_with_their_count_and_the_first(
+    disputed: Table,
+) -> None:
+    dispute(disputed, 4, "banker", "the price")  # seq 7, a second one open
+    error = disputed.refused("finish")
+    assert (error.status, error.code) == (409, "disputes_open")
+    assert error.params == {"count": 2, "seq": 6}
+    assert error.detail == (
+        "open disputes: 2 (the first is transaction 6); uphold or void each before the game ends"
+    )
+    assert disputed.state()["status"] == "active"
+
+
+def test_a_finish_counts_only_the_disputes_still_open(disputed: Table) -> None:
+    dispute(disputed, 4, "banker", "the price")  # seq 7
+    disputed.record("dispute_resolve", dispute=6, note="it stands")  # seq 8
+    error = disputed.refused("finish")
+    assert error.params == {"count": 1, "seq": 7}
+
+
+def test_a_finish_is_recorded_once_every_dispute_is_upheld_or_voided(disputed: Table) -> None:
+    dispute(disputed, 4, "banker", "the price")  # seq 7
+    disputed.record("dispute_resolve", dispute=7, note="printed price")  # seq 8
+    disputed.record("void", seq=5, reason="Bob was on Park Place", dispute=6)  # seq 9
+    txn = disputed.record("finish")
+    assert txn["seq"] == 10
+    state = disputed.state()
+    assert state["status"] == "finished"
+    assert [d["status"] for d in state["disputes"]] == ["voided", "upheld"]
+
+
+def test_a_dry_run_of_a_finish_while_a_dispute_is_open_is_refused_the_same_way(
+    bank: TableBank, disputed: Table
+) -> None:
+    with pytest.raises(DisputesOpen) as caught:
+        bank.dry_run(disputed.id, {"type": "finish"})
+    assert (caught.value.code, caught.value.params) == ("disputes_open", {"count": 1, "seq": 6})
+    assert disputed.state()["last_seq"] == 6

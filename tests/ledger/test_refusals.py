@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from ledger.errors import InsufficientFunds, RuleViolation
+from ledger.errors import DisputesOpen, InsufficientFunds, RuleViolation
 from ledger.refusals import REASON, REFUSALS
 
 LEDGER = Path(__file__).parents[2] / "ledger"
@@ -48,6 +48,7 @@ PROMISED = {
     "owner_in_jail",
     "unknown_dispute",
     "dispute_closed",
+    "disputes_open",  # API.md v1.2, Corrections
 }
 
 
@@ -92,12 +93,14 @@ def test_every_raise_site_gives_exactly_the_params_of_its_case():
 
 def test_every_registered_code_and_reason_is_raised_somewhere_or_reserved():
     seen = set(raised())
-    funds = {("insufficient_funds", None)}  # raised as InsufficientFunds (ledger/draft.py)
+    # Raised through a class of its own, which works its params out (ledger/errors.py).
+    own_class = {("insufficient_funds", None), ("disputes_open", None)}
     assert "InsufficientFunds(" in (LEDGER / "draft.py").read_text()
+    assert "DisputesOpen(" in (LEDGER / "transactions" / "turns.py").read_text()
 
     for code, refusal in REFUSALS.items():
         for reason in refusal.cases:
-            assert refusal.reserved or (code, reason) in seen | funds, (code, reason)
+            assert refusal.reserved or (code, reason) in seen | own_class, (code, reason)
 
 
 def test_reserved_codes_are_raised_nowhere():
@@ -159,6 +162,13 @@ def test_insufficient_funds_owed_to_several_names_no_creditor():
     err = InsufficientFunds(payer="p1", amount=300, cash=100, can_raise=50)
 
     assert "creditor" not in err.params
+
+
+def test_disputes_open_counts_them_and_names_the_first_whatever_their_order():
+    err = DisputesOpen([17, 9, 12])
+
+    assert (err.code, err.params) == ("disputes_open", {"count": 3, "seq": 9})
+    assert isinstance(err, RuleViolation) and err.status == 409
 
 
 def test_an_unknown_code_is_a_programming_error():

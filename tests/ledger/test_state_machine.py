@@ -24,6 +24,7 @@ transaction it checks:
   what the payer could still raise;
 - a dispute never moves money; a dispute voided reverses its transaction once (a second void
   is ``already_voided``), and a player disputes only a transaction that moved his money;
+- a ``finish`` while a dispute is open is ``disputes_open``, with their count and the first one;
 - a finished game refuses everything with ``game_finished`` (the machine then plays on at a
   new table, and the finished one never moves again);
 - the live state equals the game loaded from the store (a SQLite file; a few walks on every
@@ -129,6 +130,7 @@ class Refuse(Exception):
         super().__init__(", ".join(sorted(codes)))
         self.codes = set(codes)
         self.shortfalls: dict[str, int] = {}  # account: how much it lacks
+        self.params: dict[str, Any] = {}  # the params the ledger must give (disputes_open)
 
 
 Model = dict[str, Any]
@@ -788,6 +790,12 @@ class Predictor:
             iou["outstanding"] = 0
 
     def t_finish(self, b: dict[str, Any]) -> None:
+        # API.md v1.2, Corrections: not while a dispute is open (it could never be settled).
+        pending = sorted(d for d, v in self.m["disputes"].items() if v["status"] == "open")
+        if pending:
+            refusal = Refuse("disputes_open")
+            refusal.params = {"count": len(pending), "seq": pending[0]}
+            raise refusal
         self.m["status"] = "finished"
 
 
@@ -1065,6 +1073,8 @@ class LedgerMachine(RuleBasedStateMachine):
             assert exc.code in expected.codes, (
                 f"refused {body} with {exc.code}; expected one of {sorted(expected.codes)}"
             )
+            if exc.code == "disputes_open":
+                assert exc.params == expected.params, (exc.params, expected.params)
             if exc.code == "insufficient_funds":
                 account = exc.extra["account"]
                 assert account in expected.shortfalls, (exc.extra, expected.shortfalls)
@@ -2007,9 +2017,18 @@ class LedgerMachine(RuleBasedStateMachine):
 
     @rule(data=st.data())
     def finish(self, data: st.DataObject) -> None:
-        """Now and then, late in a game: then every later request gets ``game_finished``."""
+        """Now and then, late in a game: then every later request gets ``game_finished``.
+        While a dispute is open it is refused (``disputes_open``); the banker may then keep
+        every open dispute and finish."""
         if self.steps >= 25 and bucket(data, 3, 1) == 0:
-            self.submit({"type": "finish"})
+            if self.submit({"type": "finish"}) is not None:
+                return
+            open_ = [d["seq"] for d in self.current.get("disputes", []) if d["status"] == "open"]
+            if open_ and self.current["status"] == "active" and bucket(data, 1, 1) == 0:
+                for seq in open_:
+                    self.submit({"type": "dispute_resolve", "dispute": seq, "note": "it stands"})
+                assert self.submit({"type": "finish"}) is not None, "refused once none was open"
+                event("finished after keeping every open dispute")
 
     # -- after every step ----------------------------------------------------------------
     @invariant()

@@ -993,11 +993,13 @@ export function jackpotDialog(ctx, player) {
 
 export function finishDialog(ctx) {
   txnDialog(ctx, t('a_finish'), (body, form) => {
-    // The standings the game would end with now, as the server ranks them.
+    const finish = form.button(t('finish_now'), () => ({type: 'finish'}), {cls: 'danger', testid: 'finish-now'});
+    // The standings the game would end with now, as the server ranks them; or its refusal
+    // (open disputes: the way to settle them first), and then nothing to finish with.
     const view = quoteBox(ctx, () => ({type: 'finish'}), {testid: 'finish-quote',
-      render: (txn) => (Array.isArray(txn.basis && txn.basis.standings) ? standingsView(ctx, txn.basis.standings) : null)});
-    body.append(h('p', {}, t('finish_intro')), view.el,
-      h('div', {class: 'actions'}, form.button(t('finish_now'), () => ({type: 'finish'}), {cls: 'danger'})));
+      render: (txn) => (Array.isArray(txn.basis && txn.basis.standings) ? standingsView(ctx, txn.basis.standings) : null),
+      onAnswer: (answer) => { finish.disabled = Boolean(answer && answer.problem && !unreachable(answer.problem)); }});
+    body.append(h('p', {}, t('finish_intro')), view.el, h('div', {class: 'actions'}, finish));
     view.now();
   });
 }

@@ -370,6 +370,14 @@ async function loadGame(id) {
         {creditor: params.creditor || 'bank', owed: params.amount ?? null, pendingDialog: dialog})}, t('a_bankruptcy')),
     ];
   };
+  // A finish refused while disputes are open: every dialog closes and the table is drawn
+  // again, fresh, with the first open dispute in view and focused (spotlightDispute).
+  ctx.showDisputes = (seq) => {
+    for (const dialog of [...document.querySelectorAll('dialog[open]')]) dialog.close();
+    ctx.spotlight = seq;
+    if (onTable(ctx)) route();
+    else location.hash = `#/g/${ctx.id}`;
+  };
   if (ctx.board.elite && !fresh && !stale) await deriveFromLog(ctx);
   follow(ctx);
   return ctx;
@@ -717,6 +725,21 @@ async function tableScreen(ctx, {asOf = null, stale = () => false} = {}) {
   if (stale()) return;
   const turnsOn = turns && !turns.classList.contains('turns-off');
   replace(main, head, asOf === null ? disputesPanel(ctx) : null, turnsOn ? turns : null, players, tableActions, turnsOn ? null : turns, boardView);
+  if (asOf === null && ctx.spotlight) spotlightDispute(ctx);
+}
+
+/** The open dispute the banker was sent to (ctx.showDisputes), in view and focused (the item,
+ * not one of its buttons: neither way of settling it is chosen for the banker); the first open
+ * one if that one is closed since. */
+function spotlightDispute(ctx) {
+  const seq = ctx.spotlight;
+  ctx.spotlight = null;
+  const open = [...main.querySelectorAll('[data-testid=disputes] li.dispute[data-status=open]')];
+  const item = open.find((li) => li.dataset.dispute === String(seq)) || open[0];
+  if (!item) return;
+  item.tabIndex = -1;
+  item.scrollIntoView({block: 'center'});
+  item.focus({preventScroll: true});
 }
 
 /**

@@ -127,6 +127,7 @@ export const en = {
   e_no_buildings: 'No buildings there', e_iou_settled: 'The IOU is settled', e_shares_unavailable: 'No shares for sale',
   e_insufficient_shares: 'Not enough shares', e_idempotency_key_reused: 'Already recorded with other figures',
   e_version_conflict: 'The game moved on',
+  e_disputes_open: 'Disputes are still open',
   // history
   type: 'Type', account: 'Account', deed: 'Deed', n_transactions: '{n} transactions', statement: 'Statement',
   statement_of: 'Statement of', balance: 'balance', what: 'What', no_postings: 'No money moved yet.',
@@ -239,6 +240,7 @@ export const en = {
   r_void_conflict_table_changed: '#{seq} depends on #{depends_on}: the table has changed since.',
   r_unknown_dispute: 'There is no dispute #{dispute} in this game.',
   r_dispute_closed: 'Dispute #{dispute} is closed already.',
+  r_disputes_open: 'Open disputes: {count}, the first is #{seq}. Uphold or void each before the game ends.',
   // issue 14 (server side): disputes, the first-lap house rule, Millionaire Elite trades per plot
   ty_dispute: 'Dispute', ty_dispute_resolve: 'Dispute resolved',
   opt_buy_after_first_lap: 'Deeds only after the first lap',
@@ -294,6 +296,8 @@ export const en = {
   dp_send: 'Send the dispute', dp_reason_required: 'Say what is wrong.', dp_sent: 'recorded: your dispute of #{seq}',
   dp_hist_dispute: 'About #{about}, disputed by {name}:', dp_hist_resolve: 'Dispute #{dispute} closed, the transaction stands:',
   dp_hist_void: 'Closes dispute #{dispute}: the transaction is voided', dp_disputed_by: 'disputed (#{seq})',
+  dp_finish_blocked: 'Once the game ends nothing more can be recorded, so a dispute left open could never be settled: settle them first.',
+  dp_settle: 'To the open disputes ({n})',
   b_about: 'disputed transaction', b_dispute: 'dispute', b_by: 'by', b_status: 'status', b_resolved_by: 'resolved by',
   b_note: 'note', b_seq: 'number', c_dispute: 'dispute', c_dispute_status: 'dispute',
   fp_title: 'Fair play',

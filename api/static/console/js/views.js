@@ -295,7 +295,8 @@ function refusalText(ctx, code, params) {
 /**
  * A refusal explained: the localized reason, the sentence built from its `code` and `params`
  * (the server's English `detail` only for a code this console does not know), the fields it
- * names, and for insufficient_funds the shortfall and what the payer could raise.
+ * names, and for insufficient_funds the shortfall and what the payer could raise; for
+ * disputes_open (a finish), where the page can show them, the way to the open disputes.
  */
 export function problemView(ctx, err, {onLiquidation, extra} = {}) {
   const body = err.body || {};
@@ -334,6 +335,13 @@ export function problemView(ctx, err, {onLiquidation, extra} = {}) {
         }}, t('what_can_raise', {name: who})),
         onLiquidation ? onLiquidation(payer, p) : null), slot);
     }
+  }
+  if (err.code === 'disputes_open' && ctx.showDisputes) {
+    // The game cannot end with a dispute open: the way to settle them first.
+    const p = body.params || {};
+    box.append(h('p', {class: 'small'}, t('dp_finish_blocked')),
+      h('div', {class: 'row'}, h('button', {type: 'button', class: 'secondary', dataset: {testid: 'settle-disputes'},
+        onclick: () => ctx.showDisputes(p.seq)}, t('dp_settle', {n: p.count}))));
   }
   if (err.code === 'idempotency_key_reused' && body.seq) box.append(h('p', {}, t('already_recorded', {seq: body.seq})));
   if (extra) box.append(extra);
