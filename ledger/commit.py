@@ -16,7 +16,12 @@ the notification ids. ``GroupCommit.save`` lets writes of different games share 
 - a commit of several writes that fails (one write's version was taken by another process, a
   store error) saved nothing, as one transaction: each write is then saved alone, so only the
   write that clashed sees ``IntegrityError`` (its writer retries it on the fresh game, as
-  before) and the others are saved as if they had come alone.
+  before) and the others are saved as if they had come alone;
+- a game whose write the store refused alone (full, or failing for that game only: a
+  trigger, a damaged page) is kept out of the next commits for ``QUARANTINE_SECONDS``: its
+  writes are saved alone after the commit of the others, so that one game failing again and
+  again costs the others nothing but its own round trip (it had made every commit it joined
+  fail and be saved again write by write).
 
 Writes of one game never meet in one commit: ``Writing`` holds the game's lock from load to
 save, so a commit has at most one event per game. Outside gevent (threads, the CLI) writes
@@ -26,15 +31,20 @@ that arrive while a commit runs form the next one, and ``gather`` does nothing.
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Callable
 from typing import Any
 
 from eventsourcing.application import Application, ProcessingEvent
 from eventsourcing.domain import Aggregate, DomainEvent
 
+from ledger.store import store_unavailable
+
 # The most writes one commit takes; the rest wait for the next (a bound on a commit's size,
 # and so on the time its first writer waits).
 MAX_BATCH = 64
+# How long a game whose write failed alone is saved alone (``GroupCommit``).
+QUARANTINE_SECONDS = 5.0
 
 
 def _no_gathering() -> None:
@@ -80,6 +90,8 @@ class GroupCommit:
         # a failed commit of several) and the writes they took (for tests and benchmarks).
         self.rounds = 0
         self.writes = 0
+        # Games whose write failed alone, and until when they are saved alone.
+        self._quarantine: dict[Any, float] = {}
 
     def save(self, *objs: Any) -> None:
         """Save ``objs`` (aggregates and events, as ``Application.save`` takes them) atomically,
@@ -110,14 +122,20 @@ class GroupCommit:
 
     def _commit(self, batch: list[_Write]) -> None:
         try:
-            if len(batch) == 1 or not self._record_together(batch):
-                # Alone (or after a failed commit of several, which saved nothing): each
-                # write to its own fate.
-                for write in batch:
-                    try:
-                        self._record(write.processing)
-                    except Exception as error:
-                        write.error = error
+            now = time.monotonic()
+            self._quarantine = {g: t for g, t in self._quarantine.items() if t > now}
+            apart = [w for w in batch if self._quarantine.keys() & w.processing.aggregates.keys()]
+            together = [w for w in batch if w not in apart]
+            if len(together) < 2 or not self._record_together(together):
+                apart = batch  # alone, or after a failed commit of several: all apart
+            for write in apart:  # each to its own fate
+                try:
+                    self._record(write.processing)
+                except Exception as error:
+                    write.error = error
+                    if store_unavailable(error):  # not a clash with another writer
+                        for game in write.processing.aggregates:
+                            self._quarantine[game] = time.monotonic() + QUARANTINE_SECONDS
             # Snapshots are taken after the commit, as ``Application.save`` takes them; what
             # goes wrong there is the write's own (its events are saved).
             for write in batch:

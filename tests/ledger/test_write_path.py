@@ -19,6 +19,7 @@ from typing import Any, cast
 from uuid import UUID
 
 import pytest
+from eventsourcing.persistence import OperationalError
 
 from ledger.application import TableBank
 from ledger.commit import GroupCommit
@@ -198,6 +199,56 @@ def test_a_store_error_in_a_commit_of_several_reaches_only_its_own_write(
     assert cash(bank, games[0]) == (1400, 1600)
     assert cash(bank, games[2]) == (1400, 1600)
     assert cash(bank, games[1]) == (1500, 1500)  # nothing of it was saved
+
+
+def test_a_game_the_store_refused_is_saved_apart_from_the_next_commits(
+    bank: TableBank, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """One game failing again and again (a full disk for its rows, a trigger) costs the others
+    no failed commit: after its write failed alone, its next ones are saved apart, and the
+    others' are committed together as if it were not there."""
+    games = [new_game(bank, f"g{n}") for n in range(3)]
+    group = bank.group_commit
+    doomed = bank._load(games[1]).id
+    real_record = bank._record
+    commits: list[list[int]] = []  # the games of each store transaction tried, by index
+
+    def record(processing: Any) -> Any:
+        ids = [bank._load(g).id for g in games]
+        commits.append(sorted(ids.index(a) for a in processing.aggregates))
+        if doomed in processing.aggregates:
+            raise OperationalError("could not extend file: No space left on device")
+        return real_record(processing)
+
+    monkeypatch.setattr(bank, "_record", record)
+    with pytest.raises(OperationalError):
+        bank.record(games[1], PAY)  # alone: refused, and game 1 is kept apart for a while
+
+    def gather() -> None:
+        for _ in range(1000):
+            if waiting(group) == len(games):
+                break
+            threading.Event().wait(0.005)
+
+    group.gather = gather
+    commits.clear()
+    outcomes: list[Any] = [None] * 3
+
+    def write(n: int) -> None:
+        try:
+            outcomes[n] = bank.record(games[n], PAY)["seq"]
+        except OperationalError:
+            outcomes[n] = "refused"
+
+    threads = [threading.Thread(target=write, args=(n,)) for n in range(3)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=30)
+    assert outcomes == [SET_UP + 1, "refused", SET_UP + 1]
+    # Games 0 and 2 in one commit, game 1 apart; not a commit of all three that failed and
+    # then each alone (four store transactions).
+    assert commits == [[0, 2], [1]]
 
 
 def test_a_write_on_a_game_another_process_wrote_since_is_recorded_on_the_store_s_game(
