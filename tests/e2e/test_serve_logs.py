@@ -109,6 +109,24 @@ def test_past_the_limit_a_new_game_is_refused_with_retry_after(
     assert limited.headers["retry-after"] == "30"
 
 
+def test_a_refused_import_writes_one_line_and_no_traceback(server: Server) -> None:
+    game = server.call("POST", "/api/v1/games", NEW_GAME).body
+    url = f"/api/v1/games/{game['id']}/export"
+    log = server.call("GET", url, token=game["banker_token"]).body
+    log["transactions"][1]["postings"][0]["amount"] = 1499  # Bob's starting cash (seq 2): 1500
+
+    answer = server.call("POST", "/api/v1/games/import", log)
+
+    assert answer.status == 422
+    text = wait_for_line(server, '"POST /api/v1/games/import HTTP/1.1" 422')
+    refused = [line for line in text.splitlines() if "import" in line and "HTTP/1.1" not in line]
+    assert len(refused) == 1, refused
+    assert refused[0].endswith(
+        "WARNING in audit: import refused: 422 log_invalid: transaction 2 does not match its hash"
+    )
+    assert "Traceback" not in text
+
+
 def test_a_new_sqlite_database_is_created_0600(server: Server) -> None:
     server.call("POST", "/api/v1/games", NEW_GAME)
 
