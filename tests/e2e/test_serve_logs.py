@@ -1,6 +1,7 @@
 """A real ``tablebank serve`` on the internet's terms: no token in its log even when one is sent
-in a URL, the admin token, the rate limit, and the database's file mode. None of it depends on
-the store: these run once, on SQLite files (a PostgreSQL database has no file mode)."""
+in a URL, a refused import's one line, the admin token, the rate limit, the database's file
+mode, and no control socket that servers would share. None of it depends on the store: these run
+once, on SQLite files (a PostgreSQL database has no file mode)."""
 
 from __future__ import annotations
 
@@ -125,6 +126,25 @@ def test_a_refused_import_writes_one_line_and_no_traceback(server: Server) -> No
         "WARNING in audit: import refused: 422 log_invalid: transaction 2 does not match its hash"
     )
     assert "Traceback" not in text
+
+
+def test_two_servers_bind_no_control_socket(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Where gunicorn's default would put both servers' socket: $HOME/.gunicorn/gunicorn.ctl.
+    home = tmp_path / "home"
+    home.mkdir()
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.delenv("XDG_RUNTIME_DIR", raising=False)
+    one = Server(str(tmp_path / "one.sqlite"), tmp_path / "one.log")
+    two = Server(str(tmp_path / "two.sqlite"), tmp_path / "two.log")
+
+    with one, two:
+        answers = [one.call("GET", "/healthz").status, two.call("GET", "/healthz").status]
+
+    assert answers == [200, 200]
+    assert list(home.iterdir()) == []
+    assert "control socket" not in (one.log_text() + two.log_text()).lower()
 
 
 def test_a_new_sqlite_database_is_created_0600(server: Server) -> None:
