@@ -3,15 +3,18 @@
 Reads of one game need a token of that game; an import needs none and may carry a body of up
 to ``MAX_IMPORT_LENGTH`` (32 MiB) where every other request stops at ``MAX_CONTENT_LENGTH``.
 An import holds an import slot from the moment its body has arrived to its answer, and its
-checks of every transaction and its rebuild run off the event loop (``api.offload``).
+checks of every transaction and its rebuild run off the event loop (``api.offload``). A refused
+import writes one line to the log, what was refused and why (``log_a_refusal``); a defect's
+traceback is logged as any other (``api.errors``).
 """
 
 from __future__ import annotations
 
+import re
 from typing import Any
 from uuid import UUID
 
-from flask import current_app, g, request, url_for
+from flask import Response, current_app, g, request, url_for
 from flask.views import MethodView
 from marshmallow import RAISE
 
@@ -54,6 +57,14 @@ import_blp = Blueprint(
 
 import_blp.before_request(limit_game_creation)  # before a body of up to 32 MiB is read
 
+# How many of a refused import's bad fields its log line names, and how much of each: a forged
+# log may have thousands, and the client's answer has them all.
+LOGGED_FIELDS = 3
+LOGGED_TEXT = 200
+# What would break the log's one line (or colour a terminal): control characters and the
+# Unicode line and paragraph separators, which a field's name in a forged log may hold.
+UNPRINTABLE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+
 
 @import_blp.before_request
 def allow_a_whole_log() -> None:
@@ -74,6 +85,39 @@ def free_the_import_slot(_error: BaseException | None) -> None:
     """Give the slot back, however the import ended."""
     if g.pop("import_slot", False):
         cpu_pool().let_go()
+
+
+@import_blp.after_request
+def log_a_refusal(response: Response) -> Response:
+    """A refused import (a 4xx) writes one line to the log, never a traceback."""
+    if request.method == "POST" and 400 <= response.status_code < 500:
+        current_app.logger.warning("import refused: %s", refusal(response))
+    return response
+
+
+def refusal(response: Response) -> str:
+    """What a refused import's answer says, on one line: its status and code, then its bad
+    fields (the first ``LOGGED_FIELDS``) or its detail."""
+    answer = response.get_json(silent=True)
+    answer = answer if isinstance(answer, dict) else {}
+    line = f"{response.status_code} {answer.get('code', '-')}: "
+    errors = answer.get("errors")
+    if isinstance(errors, dict) and errors:
+        named = [
+            f"{printable(str(at))}: {printable(' '.join(map(str, why)))}"
+            for at, why in list(errors.items())[:LOGGED_FIELDS]
+        ]
+        more = len(errors) - len(named)
+        line += "; ".join(named) + (f" (and {more} more)" if more else "")
+    else:
+        line += printable(str(answer.get("detail", "")))
+    return line
+
+
+def printable(text: str) -> str:
+    """A text cut to ``LOGGED_TEXT`` characters, its control characters escaped."""
+    cut = text[:LOGGED_TEXT] + ("\u2026" if len(text) > LOGGED_TEXT else "")
+    return UNPRINTABLE.sub(lambda found: repr(found.group())[1:-1], cut)
 
 
 @audit_blp.route("/accounts/<account>/statement")

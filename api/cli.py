@@ -182,6 +182,11 @@ def serve(args: argparse.Namespace) -> int:
         "logger_class": _Logger,
         "graceful_timeout": 5,
         "timeout": 30,
+        # gunicorn's control socket (for its gunicornc) is off: by default every server of
+        # the machine binds the one path ~/.gunicorn/gunicorn.ctl, each taking it from the
+        # one before and removing it when it stops. tablebank is run with signals
+        # (docs/deploy.md, "The control socket").
+        "control_socket_disable": True,
     }
     db = redact(args.db)  # a PostgreSQL URL may carry a password
     print(f"tablebank: serving http://{bind} with {db}", flush=True)

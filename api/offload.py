@@ -22,6 +22,11 @@ whole time: every other request of the worker waited behind it (a payment 5.7 s 
 Outside a gevent worker (the Flask test client, ``tablebank import``) the work runs in the
 caller's thread and no slot is taken.
 
+A job's exception comes back to the request's greenlet and is raised there, as outside gevent:
+gevent's hub prints the traceback of any exception a pool's job raises, and a refused import
+(a 422, no defect) wrote twenty lines of one to the log. The app's error handlers see it as they
+see any other: a refusal's one line (``api.audit``), a defect's traceback (``api.errors``).
+
 A job on the pool's thread must not wait on a lock made after gevent patched ``threading``
 (gevent's locks deadlock when two native threads contend for one): what an import runs there
 (``schemas.audit.transaction_errors``, ``Exchange.rebuild_import``) takes none but
@@ -32,6 +37,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from gevent import monkey
@@ -104,10 +110,34 @@ class CpuPool:
 
     def run(self, job: Callable[..., T], *args: Any) -> T:
         """``job(*args)``: on a native thread of gevent's pool under gevent, the greenlet
-        waiting for it; in the caller's thread otherwise."""
+        waiting for it, its exception raised in the greenlet; in the caller's thread otherwise."""
         if not under_gevent():
             return job(*args)
         import gevent
 
-        result: T = gevent.get_hub().threadpool.apply(job, args)
-        return result
+        outcome = gevent.get_hub().threadpool.apply(carried, (job, args))
+        if not isinstance(outcome, Raised):
+            return outcome
+        error, outcome = outcome.error, None
+        try:
+            raise error
+        finally:
+            # The traceback holds this frame: no cycle through it keeps the job's arguments
+            # (a whole imported log) until the collector runs.
+            del error
+
+
+@dataclass(frozen=True)
+class Raised:
+    """The exception a job raised on the pool's thread, carried back to the greenlet."""
+
+    error: Exception
+
+
+def carried(job: Callable[..., T], args: tuple[Any, ...]) -> T | Raised:
+    """``job(*args)``, or the exception it raised: never raised on the pool's thread, where
+    gevent's hub would print its traceback."""
+    try:
+        return job(*args)
+    except Exception as error:
+        return Raised(error)

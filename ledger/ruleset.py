@@ -217,6 +217,11 @@ def parse_ruleset(document: Any) -> RuleSet:
     )
 
 
+def _same_whole(value: Any, expected: int | None) -> bool:
+    """Whether ``value`` is the whole number ``expected`` (a JSON one: not true), or both None."""
+    return value is None if expected is None else _whole(value, expected, expected)
+
+
 def _length(value: Any) -> int:
     return len(value) if isinstance(value, list) else 0
 
@@ -359,6 +364,12 @@ def _check_deeds(raw: Any, params: dict[str, Any], problems: list[str]) -> dict[
             house_price=house_price if kind in ("street", "plot") else 0,
             hotel_price=hotel_price if kind in ("street", "plot") else 0,
         )
+        # Derived, not given: a rule set's answer shows it, and may be sent back as it is.
+        if "mortgage_value" in item and not _same_whole(
+            item["mortgage_value"], deed.mortgage_value
+        ):
+            problems.append(f"{where}.mortgage_value: half the price ({deed.mortgage_value})")
+            continue
         if deed.slug in deeds:
             problems.append(f"{where}.name: {deed.slug!r} twice")
         deeds[deed.slug] = deed

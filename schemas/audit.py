@@ -112,7 +112,9 @@ class ImportedGameSchema(Schema):
     players = stored_names(
         max_count=MAX_PLAYERS,
         required=True,
-        metadata={"description": "names in seat order; no two the same ignoring case"},
+        metadata={
+            "description": "names in seat order; no two the same ignoring case or alike to the eye"
+        },
     )
     created = Timestamp(required=True)
 

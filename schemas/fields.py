@@ -4,8 +4,10 @@ The text rules of API.md ("Server limits") live here and nowhere else:
 
 - ``Name`` (a game's or a player's name): NFC-normalised, trimmed, 1 to 40 characters, not
   only spaces, no control (Cc) or format (Cf: bidirectional overrides, zero-width spaces)
-  characters, no lone surrogates; ``names`` adds that no two in a list are the same ignoring
-  case.
+  characters, no invisible ones (U+2800, U+115F, U+034F: ``INVISIBLE``) but a variation
+  selector after a visible character, no lone surrogates; ``names`` adds that no two in a list
+  are the same ignoring case or look alike (``lookalike_keys``: Unicode's confusable skeletons
+  after NFKC, invisible characters left out).
 - ``Text`` (``memo``, ``reason``, ``note``, and the rule set's labels): trimmed, no lone
   surrogates, no control character other than a newline.
 - ``StoredName`` and ``stored_names``: the same rules for a name read back from an exported log
@@ -28,6 +30,8 @@ from typing import Any
 
 from marshmallow import ValidationError, fields, validate
 
+from schemas.skeletons import skeleton
+
 # Upper bounds that keep every figure and every string well inside what the ledger and its
 # storage handle; no game comes near them.
 MAX_AMOUNT = 10**9
@@ -41,8 +45,19 @@ TEXT_CONTROLS = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f]")
 # Categories a name never holds: control, format (U+200B, U+202A-202E, U+2066-2069, U+FEFF,
 # ...), surrogate.
 NAME_CATEGORIES = frozenset({"Cc", "Cf", "Cs"})
-# Letters that show as nothing: a name of them and spaces is as blank as one of spaces alone.
-FILLERS = frozenset("\u115f\u1160\u2800\u3164\uffa0")
+# Characters that show as nothing: Unicode's Default_Ignorable_Code_Point (in its
+# DerivedCoreProperties.txt: U+034F COMBINING GRAPHEME JOINER, the Hangul fillers U+115F, U+1160,
+# U+3164, U+FFA0, variation selectors, the format characters above) and U+2800 BRAILLE PATTERN
+# BLANK. A name of them and spaces is as blank as one of spaces alone; inside a name they make a
+# look-alike of another.
+INVISIBLE = re.compile(
+    "[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u202a-\u202e"
+    "\u2060-\u206f\u2800\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff0-\ufff8\U0001bca0-\U0001bca3"
+    "\U0001d173-\U0001d17a\U000e0000-\U000e0fff]"
+)
+# Invisible too, but they choose how the character before them is drawn: U+FE0F after a heart
+# draws it as an emoji (a phone's keyboard types them so), U+E0100... a variant of a kanji.
+VARIATION_SELECTOR = re.compile("[\u180b-\u180d\u180f\ufe00-\ufe0f\U000e0100-\U000e01ef]")
 
 
 SURROGATE = "Must not contain a lone surrogate ({char})."
@@ -130,6 +145,7 @@ class Name(fields.String):
         "surrogate": SURROGATE,
         "hidden": "Must not contain control or format characters ({char}).",
         "blank": "Must not be only spaces.",
+        "invisible": "Must not contain invisible characters ({char}).",
     }
 
     def __init__(self, **kwargs: Any) -> None:
@@ -138,8 +154,8 @@ class Name(fields.String):
         if more is not None:
             validators += list(more) if isinstance(more, Iterable) else [more]
         metadata = {
-            "description": f"NFC, 1 to {MAX_NAME} characters, not only spaces; no control or "
-            "format characters",
+            "description": f"NFC, 1 to {MAX_NAME} characters, not only spaces; no control, "
+            "format or invisible characters",
             **kwargs.pop("metadata", {}),
         }
         super().__init__(validate=validators, metadata=metadata, **kwargs)
@@ -154,9 +170,17 @@ class Name(fields.String):
                 raise self.make_error("hidden", char=code_point(char))
         name = unicodedata.normalize("NFC", text).strip()
         # Spaces alone are trimmed to nothing, which the length refuses; fillers are not spaces.
-        if name and all(char.isspace() or char in FILLERS for char in name):
+        if name and all(char.isspace() or INVISIBLE.match(char) for char in name):
             raise self.make_error("blank")
+        for before, char in zip(" " + name, name, strict=False):  # each and the one before it
+            if INVISIBLE.match(char) and not (VARIATION_SELECTOR.match(char) and shows(before)):
+                raise self.make_error("invisible", char=code_point(char))
         return name
+
+
+def shows(char: str) -> bool:
+    """Whether a character of a name shows: neither a space nor invisible."""
+    return not char.isspace() and INVISIBLE.match(char) is None
 
 
 def caseless(name: str) -> str:
@@ -164,11 +188,20 @@ def caseless(name: str) -> str:
     return unicodedata.normalize("NFC", unicodedata.normalize("NFC", name).casefold())
 
 
-class DistinctIgnoringCase(validate.Validator):
-    """No two names of a list the same, ignoring case."""
+def lookalike_keys(name: str) -> set[str]:
+    """What a name looks like, as written and ignoring case: the confusable skeletons (UTS #39)
+    of its NFKC form with its invisible characters left out. Names that share one look alike."""
+    visible = INVISIBLE.sub("", unicodedata.normalize("NFKC", name))
+    return {skeleton(visible), skeleton(visible.casefold())}
+
+
+class DistinctNames(validate.Validator):
+    """No two names of a list the same ignoring case, nor alike to the eye: "Ann" and "Ann"
+    with a Cyrillic A (U+0410), or in full-width letters (U+FF21)."""
 
     def __call__(self, value: list[str]) -> list[str]:
         seen: dict[str, str] = {}
+        looks: dict[str, str] = {}
         for name in value:
             key = caseless(name)
             if key in seen:
@@ -176,14 +209,31 @@ class DistinctIgnoringCase(validate.Validator):
                     f'Names must differ, ignoring case: "{seen[key]}" and "{name}" do not.'
                 )
             seen[key] = name
+            for look in lookalike_keys(name):
+                if look in looks:
+                    raise ValidationError(lookalike_message(looks[look], name))
+                looks[look] = name
         return value
 
 
+def lookalike_message(first: str, second: str) -> str:
+    """The refusal of two names that look alike, naming the characters that make them differ."""
+    odd = ", ".join(
+        code_point(char)
+        for char in dict.fromkeys(second)
+        if char.casefold() not in first.casefold()
+    )
+    return f'Names must not look alike: "{first}" and "{second}" do' + (
+        f" ({odd})." if odd else "."
+    )
+
+
 def names(*, max_count: int, **kwargs: Any) -> fields.List:
-    """Names of seats, in order: 1 to ``max_count`` of them, no two the same ignoring case."""
+    """Names of seats, in order: 1 to ``max_count`` of them, no two the same ignoring case or
+    alike to the eye."""
     return fields.List(
         Name(),
-        validate=[validate.Length(min=1, max=max_count), DistinctIgnoringCase()],
+        validate=[validate.Length(min=1, max=max_count), DistinctNames()],
         **kwargs,
     )
 
@@ -207,7 +257,7 @@ def stored_names(*, max_count: int, **kwargs: Any) -> fields.List:
     """``names`` read back from an exported log, each a ``StoredName``."""
     return fields.List(
         StoredName(),
-        validate=[validate.Length(min=1, max=max_count), DistinctIgnoringCase()],
+        validate=[validate.Length(min=1, max=max_count), DistinctNames()],
         **kwargs,
     )
 

@@ -31,7 +31,8 @@ class NewGameSchema(Schema):
         required=True,
         metadata={
             "description": "the players' names, in seat order: p1, p2, ...; no two the same "
-            "ignoring case"
+            "ignoring case, none like another to the eye (Unicode's confusable skeletons after "
+            "NFKC)"
         },
     )
     options = fields.Dict(

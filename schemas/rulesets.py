@@ -122,6 +122,14 @@ class DeedInputSchema(_Strict):
         validate=validate.Range(min=2, max=MAX_AMOUNT),
         metadata={"description": "null for a plot whose price the banker enters"},
     )
+    mortgage_value = Int(
+        allow_none=True,
+        validate=validate.Range(min=1, max=MAX_AMOUNT),
+        metadata={
+            "description": "as a rule set's answer shows it: half the price (null with a null "
+            "price); any other is refused"
+        },
+    )
     rents = fields.List(
         Int(validate=validate.Range(min=0, max=MAX_AMOUNT)), validate=validate.Length(max=12)
     )
@@ -136,8 +144,12 @@ class SpaceInputSchema(_Strict):
 
 
 class OptionInputSchema(_Strict):
-    type = fields.String(required=True, validate=validate.OneOf(("boolean", "choice", "amount")))
-    default = fields.Raw(metadata={"not": {"type": "null"}})
+    type = fields.String(
+        required=True, validate=validate.OneOf(("boolean", "choice", "amount", "minutes"))
+    )
+    default = fields.Raw(
+        allow_none=True, metadata={"description": "null: a minutes option with no clock"}
+    )
     choices = fields.List(fields.String(validate=validate.Length(max=64)))
     description = fields.String(validate=validate.Length(max=500))
 
@@ -191,9 +203,12 @@ class RuleSetDocumentSchema(_Strict):
     players = fields.Nested(PlayersRangeInputSchema)
     parameters = fields.Dict(
         keys=fields.String(validate=validate.Length(max=64)),
-        values=fields.Raw(metadata={"not": {"type": "null"}}),
+        values=fields.Raw(allow_none=True),
         validate=validate.Length(max=40),
-        metadata={"description": "money parameters; see the classic rule set for every one"},
+        metadata={
+            "description": "money parameters; see the classic rule set for every one (null: "
+            "no limit to houses or hotels, no end at a bankruptcy)"
+        },
     )
     options = fields.Dict(
         keys=fields.String(validate=validate.Length(max=64)),

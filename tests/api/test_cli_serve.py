@@ -1,5 +1,6 @@
-"""What ``tablebank serve`` prints and tells the console about where phones reach it, without
-binding anything: gunicorn's ``run`` is replaced by a recorder, the LAN address by a fixed one.
+"""What ``tablebank serve`` prints and tells the console about where phones reach it, and the
+gunicorn settings it runs with, without binding anything: gunicorn's ``run`` is replaced by a
+recorder, the LAN address by a fixed one.
 """
 
 from __future__ import annotations
@@ -20,11 +21,12 @@ BLOCKS = set("\u2580\u2584\u2588 ")
 
 @pytest.fixture
 def started(monkeypatch: pytest.MonkeyPatch) -> list[dict[str, Any]]:
-    """The options and app configuration of every server ``serve`` would have run."""
+    """The options, gunicorn's settings and the app configuration of every server ``serve``
+    would have run."""
     runs: list[dict[str, Any]] = []
 
     def run(self: cli._Server) -> None:
-        runs.append({"options": self.options, "config": self.app_config})
+        runs.append({"options": self.options, "settings": self.cfg, "config": self.app_config})
 
     monkeypatch.setattr(cli._Server, "run", run)
     monkeypatch.setattr(netaddr, "lan_address", lambda: LAN)
@@ -176,3 +178,12 @@ def test_no_qr_code_where_the_output_cannot_encode_its_blocks() -> None:
     text = out.read()
     assert text.startswith("Open http://192.168.1.20:8000 on the banker's device")
     assert qr_lines(text) == []
+
+
+def test_no_two_servers_share_gunicorns_control_socket(started: list[dict[str, Any]]) -> None:
+    # gunicorn's default is one path for every server a user runs (~/.gunicorn/gunicorn.ctl):
+    # each server took it from the one before and removed it when it stopped.
+    cli.main(["serve", "--port", "8001", "--db", "var/one.sqlite"])
+    cli.main(["serve", "--port", "8002", "--db", "var/two.sqlite"])
+
+    assert [run["settings"].control_socket_disable for run in started] == [True, True]

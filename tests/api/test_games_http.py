@@ -86,6 +86,62 @@ def test_create_game_refuses_a_blank_player_name(client):
     assert "players.1" in response.json["errors"]
 
 
+@pytest.mark.parametrize(
+    ("players", "errors"),
+    [
+        pytest.param(
+            ["Ann", "\u0410nn"],
+            {"players": ['Names must not look alike: "Ann" and "\u0410nn" do (U+0410).']},
+            id="Cyrillic A",
+        ),
+        pytest.param(
+            ["Ann", "\uff21\uff4e\uff4e"],
+            {
+                "players": [
+                    'Names must not look alike: "Ann" and "\uff21\uff4e\uff4e" do (U+FF21, U+FF4E).'
+                ]
+            },
+            id="full-width",
+        ),
+        pytest.param(
+            ["Ann", "Ann\u2800"],
+            {"players.1": ["Must not contain invisible characters (U+2800)."]},
+            id="U+2800",
+        ),
+        pytest.param(
+            ["Ann", "A\u034fnn"],
+            {"players.1": ["Must not contain invisible characters (U+034F)."]},
+            id="U+034F",
+        ),
+    ],
+)
+def test_create_game_refuses_a_player_name_that_looks_like_another(client, players, errors):
+    before = client.get("/api/v1/games").json["items"]
+
+    response = client.post("/api/v1/games", json={**NEW_GAME, "players": players})
+
+    assert response.status_code == 422
+    assert response.json["errors"] == errors
+    assert client.get("/api/v1/games").json["items"] == before
+
+
+@pytest.mark.parametrize(
+    "players",
+    [
+        ["Ann", "Anna"],
+        ["\u042e\u043b\u044f", "\u042e\u043b\u0438\u044f"],  # Yulya and Yuliya, in Cyrillic
+        ["\u042f\u043d", "Jan"],  # Yan in Cyrillic, and Jan
+        ["Zo\u00eb", "Zoe"],
+    ],
+    ids=["Ann Anna", "Yulya Yuliya", "Yan Jan", "Zoe with and without diaeresis"],
+)
+def test_create_game_seats_players_whose_names_only_resemble_each_other(client, players):
+    response = client.post("/api/v1/games", json={**NEW_GAME, "players": players})
+
+    assert response.status_code == 201, response.json
+    assert [p["name"] for p in response.json["players"]] == players
+
+
 def test_create_game_refuses_nine_players(client):
     response = client.post("/api/v1/games", json={**NEW_GAME, "players": list("ABCDEFGHI")})
 

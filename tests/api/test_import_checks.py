@@ -186,6 +186,20 @@ def test_an_import_with_two_players_named_alike_but_for_case_is_refused(client):
     assert errors == {"game.players": ['Names must differ, ignoring case: "Ann" and "ANN" do not.']}
 
 
+def test_an_import_with_two_players_named_alike_to_the_eye_is_refused(client):
+    errors = invalid(client, forged(players=("Ann", "\u0410nn")))  # a Cyrillic A
+
+    assert errors == {
+        "game.players": ['Names must not look alike: "Ann" and "\u0410nn" do (U+0410).']
+    }
+
+
+def test_an_import_with_an_invisible_character_in_a_players_name_is_refused(client):
+    errors = invalid(client, forged(players=("Ann", "Ann\u2800")))
+
+    assert errors == {"game.players.1": ["Must not contain invisible characters (U+2800)."]}
+
+
 def test_an_import_with_a_name_not_as_a_server_keeps_it_is_refused(client):
     # "e" + COMBINING ACUTE ACCENT: creation would have kept it as U+00E9, and the header's
     # hash covers the name as it is, so it cannot be normalised on the way in.

@@ -153,3 +153,30 @@ def test_under_gevent_writes_that_are_ready_together_share_one_commit(tmp_path):
 
     assert result.returncode == 0, result.stderr
     assert result.stdout.split("\n")[:3] == ["together 1 8", "paid [1400]", "bounded True"]
+
+
+REFUSAL_UNDER_GEVENT = textwrap.dedent(
+    """
+    from gevent import monkey
+    monkey.patch_all()
+    from api.offload import CpuPool
+
+    def refuse(reason):
+        raise ValueError(reason)
+
+    try:
+        CpuPool().run(refuse, "a bad log")
+    except ValueError as error:
+        print("raised", error)
+    """
+)
+
+
+def test_under_gevent_a_jobs_exception_is_raised_in_the_caller_and_never_printed():
+    # gevent's hub prints the traceback of an exception raised on its pool's thread: a
+    # refused import wrote one to the server's log.
+    result = under_gevent(REFUSAL_UNDER_GEVENT)
+
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == "raised a bad log\n"
+    assert result.stderr == ""

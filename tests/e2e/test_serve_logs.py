@@ -1,6 +1,7 @@
 """A real ``tablebank serve`` on the internet's terms: no token in its log even when one is sent
-in a URL, the admin token, the rate limit, and the database's file mode. None of it depends on
-the store: these run once, on SQLite files (a PostgreSQL database has no file mode)."""
+in a URL, a refused import's one line, the admin token, the rate limit, the database's file
+mode, and no control socket that servers would share. None of it depends on the store: these run
+once, on SQLite files (a PostgreSQL database has no file mode)."""
 
 from __future__ import annotations
 
@@ -107,6 +108,43 @@ def test_past_the_limit_a_new_game_is_refused_with_retry_after(
     assert limited.headers["content-type"] == "application/problem+json"
     assert limited.body["code"] == "rate_limited"
     assert limited.headers["retry-after"] == "30"
+
+
+def test_a_refused_import_writes_one_line_and_no_traceback(server: Server) -> None:
+    game = server.call("POST", "/api/v1/games", NEW_GAME).body
+    url = f"/api/v1/games/{game['id']}/export"
+    log = server.call("GET", url, token=game["banker_token"]).body
+    log["transactions"][1]["postings"][0]["amount"] = 1499  # Bob's starting cash (seq 2): 1500
+
+    answer = server.call("POST", "/api/v1/games/import", log)
+
+    assert answer.status == 422
+    text = wait_for_line(server, '"POST /api/v1/games/import HTTP/1.1" 422')
+    refused = [line for line in text.splitlines() if "import" in line and "HTTP/1.1" not in line]
+    assert len(refused) == 1, refused
+    assert refused[0].endswith(
+        "WARNING in audit: import refused: 422 log_invalid: transaction 2 does not match its hash"
+    )
+    assert "Traceback" not in text
+
+
+def test_two_servers_bind_no_control_socket(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Where gunicorn's default would put both servers' socket: $HOME/.gunicorn/gunicorn.ctl.
+    home = tmp_path / "home"
+    home.mkdir()
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.delenv("XDG_RUNTIME_DIR", raising=False)
+    one = Server(str(tmp_path / "one.sqlite"), tmp_path / "one.log")
+    two = Server(str(tmp_path / "two.sqlite"), tmp_path / "two.log")
+
+    with one, two:
+        answers = [one.call("GET", "/healthz").status, two.call("GET", "/healthz").status]
+
+    assert answers == [200, 200]
+    assert list(home.iterdir()) == []
+    assert "control socket" not in (one.log_text() + two.log_text()).lower()
 
 
 def test_a_new_sqlite_database_is_created_0600(server: Server) -> None:

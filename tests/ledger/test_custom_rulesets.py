@@ -665,6 +665,12 @@ INVALID: list[tuple[str, Callable[[Doc], Any], str]] = [
         lambda d: d["parameters"].update(ends_after_bankruptcies=0),
         "parameters.ends_after_bankruptcies: null or a whole number from 1 to 7",
     ),
+    (
+        # Zhitnaya Street: price 600, mortgage value 300 (docs/rules.md, "Mortgages": half).
+        "a mortgage value other than half the price",
+        lambda d: d["deeds"][0].update(mortgage_value=250),
+        "deeds[0].mortgage_value: half the price (300)",
+    ),
 ]
 
 
@@ -677,6 +683,16 @@ def test_an_invalid_document_is_refused_naming_its_problem(
     errors = refusal(bank, changed(MOSCOW, change))
     assert list(errors) == ["ruleset_document"]
     assert message in errors["ruleset_document"]
+
+
+def test_a_deeds_mortgage_value_given_as_half_its_price_is_taken(bank: TableBank) -> None:
+    # A rule set's answer shows it; sent back, the deed plays as it did (Zhitnaya: 600, 300).
+    box = Box(bank, changed(MOSCOW, lambda d: d["deeds"][0].update(mortgage_value=300)))
+    box.buy("p1", "zhitnaya-street")
+
+    assert box.paid("mortgage", property="zhitnaya-street") == [
+        {"from": "bank", "to": "p1", "amount": 300}
+    ]
 
 
 def test_every_problem_of_a_document_is_listed_at_once(bank: TableBank) -> None:

@@ -121,6 +121,98 @@ def test_player_names_the_same_ignoring_case_are_refused(players):
     assert list(refused.value.messages) == ["players"]
 
 
+# Each written with escapes: the point of them is that they look like "Ann".
+LOOK_ALIKES = [
+    pytest.param("\u0410nn", "U+0410", id="Cyrillic A"),
+    pytest.param("\uff21\uff4e\uff4e", "U+FF21, U+FF4E", id="full-width"),
+]
+
+
+@pytest.mark.parametrize(("lookalike", "chars"), LOOK_ALIKES)
+def test_a_player_name_that_looks_like_another_is_refused(lookalike, chars):
+    with pytest.raises(ValidationError) as refused:
+        SeatsSchema().load({"players": ["Ann", "Bob", lookalike]})
+
+    assert refused.value.messages == {
+        "players": [f'Names must not look alike: "Ann" and "{lookalike}" do ({chars}).']
+    }
+
+
+@pytest.mark.parametrize(
+    ("hidden", "char"),
+    [
+        pytest.param("Ann\u2800", "U+2800", id="BRAILLE PATTERN BLANK"),
+        pytest.param("A\u034fnn", "U+034F", id="COMBINING GRAPHEME JOINER"),
+        pytest.param("\u115fAnn", "U+115F", id="HANGUL CHOSEONG FILLER"),
+        pytest.param("An\u3164n", "U+3164", id="HANGUL FILLER"),
+        pytest.param("Ann \ufe0f", "U+FE0F", id="a variation selector after a space"),
+    ],
+)
+def test_a_player_name_with_an_invisible_character_is_refused(hidden, char):
+    with pytest.raises(ValidationError) as refused:
+        SeatsSchema().load({"players": ["Ann", hidden]})
+
+    assert refused.value.messages == {
+        "players": {1: [f"Must not contain invisible characters ({char})."]}
+    }
+
+
+def test_a_look_alike_in_other_case_is_refused():
+    with pytest.raises(ValidationError) as refused:
+        SeatsSchema().load({"players": ["ann", "\u0410NN"]})
+
+    assert refused.value.messages == {
+        "players": ['Names must not look alike: "ann" and "\u0410NN" do (U+0410).']
+    }
+
+
+@pytest.mark.parametrize(
+    ("players", "char"),
+    [(["Al", "AI"], "U+0049"), (["Olga", "0lga"], "U+0030")],
+    ids=["capital I and small l", "the digit 0 and the letter O"],
+)
+def test_names_alike_in_a_plain_typeface_are_refused(players, char):
+    # One shape in the console's sans-serif.
+    with pytest.raises(ValidationError) as refused:
+        SeatsSchema().load({"players": players})
+
+    assert refused.value.messages == {
+        "players": [f'Names must not look alike: "{players[0]}" and "{players[1]}" do ({char}).']
+    }
+
+
+@pytest.mark.parametrize(
+    "players",
+    [
+        ["Ann", "Anna"],
+        ["\u042e\u043b\u044f", "\u042e\u043b\u0438\u044f"],  # Yulya and Yuliya, in Cyrillic
+        ["\u042f\u043d", "Jan"],  # Yan in Cyrillic, and Jan
+        ["Zo\u00eb", "Zoe"],  # the diaeresis shows
+    ],
+    ids=["Ann Anna", "Yulya Yuliya", "Yan Jan", "Zoe with and without diaeresis"],
+)
+def test_names_that_only_resemble_each_other_are_kept(players):
+    assert SeatsSchema().load({"players": players}) == {"players": players}
+
+
+def test_a_variation_selector_after_a_visible_character_is_kept():
+    # U+FE0F draws the heart as an emoji: a phone's keyboard types it after the heart.
+    assert NameSchema().load({"name": "\u2764\ufe0f Ann"}) == {"name": "\u2764\ufe0f Ann"}
+
+
+def test_a_name_with_an_emoji_variation_looks_like_the_name_without_it():
+    with pytest.raises(ValidationError) as refused:
+        SeatsSchema().load({"players": ["\u2764\ufe0f Ann", "\u2764 Ann"]})
+
+    assert refused.value.messages == {
+        "players": ['Names must not look alike: "\u2764\ufe0f Ann" and "\u2764 Ann" do.']
+    }
+
+
+def test_a_name_of_invisible_characters_is_refused_as_only_spaces():
+    assert name_errors("\u034f") == ["Must not be only spaces."]  # COMBINING GRAPHEME JOINER
+
+
 def test_names_that_differ_are_kept_in_order():
     assert SeatsSchema().load({"players": ["Ann", "Anna", "Bob"]}) == {
         "players": ["Ann", "Anna", "Bob"]
@@ -129,8 +221,28 @@ def test_names_that_differ_are_kept_in_order():
 
 @pytest.mark.parametrize(
     "players",
-    [["A", "a"], ["Ann\u200b"], ["\u202eAnn"], ["A\x00"], ["\x1bAnn"]],
-    ids=["A and a", "U+200B", "U+202E", "NUL", "ESC"],
+    [
+        ["A", "a"],
+        ["Ann\u200b"],
+        ["\u202eAnn"],
+        ["A\x00"],
+        ["\x1bAnn"],
+        ["Ann", "\u0410nn"],
+        ["Ann", "\uff21\uff4e\uff4e"],
+        ["Ann", "Ann\u2800"],
+        ["Ann", "A\u034fnn"],
+    ],
+    ids=[
+        "A and a",
+        "U+200B",
+        "U+202E",
+        "NUL",
+        "ESC",
+        "Cyrillic A",
+        "full-width",
+        "U+2800",
+        "U+034F",
+    ],
 )
 def test_a_new_game_refuses_look_alike_player_names(players):
     with pytest.raises(ValidationError) as refused:
