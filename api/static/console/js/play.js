@@ -17,6 +17,7 @@ import {fairplaySummary} from './fairplay.js';
 import {quoteBox, netFor} from './quote.js';
 import {connection, showBanner, registerWorker} from './offline.js';
 import {countdown} from './clock.js';
+import * as store from './store.js';
 
 const RETRY_FIRST_MS = 500;
 const RETRY_MAX_MS = 10000;
@@ -255,38 +256,51 @@ async function start() {
 }
 
 /**
- * The player's link (#p=<player>&token=<token>), kept for this game in this tab's storage and
- * on this device, as the banker's page keeps its token, then taken out of the address bar: the
- * address shown, bookmarked or photographed carries no token, and a reload still opens the
- * page. The link opened again (its QR code scanned) brings its own player and token. A tab
- * keeps its own player first, for a phone the players pass around.
+ * The player's link (#p=<player>&token=<token>; ?p=…&token=… too, as a link typed by hand may
+ * put it), kept for this game in this tab's storage and on this device, as the banker's page
+ * keeps its token, then taken out of the address at once (the entry replaced): the address
+ * shown, the history, a bookmark or a photo carry no token, and a reload still opens the page.
+ * The link opened again (its QR code scanned) brings its own player and token. A tab keeps its
+ * own player first, for a phone the players pass around.
  */
 function playerLink() {
   const none = {p: null, token: null};
+  const found = takeLink();
   if (!gameId) return none;
-  const key = `tablebank.play.${gameId}`;
-  const given = new URLSearchParams(location.hash.replace(/^#/, ''));
-  if (given.get('p') && given.get('token')) {
-    const found = {p: given.get('p'), token: given.get('token')};
-    for (const where of ['sessionStorage', 'localStorage']) {
-      try { globalThis[where].setItem(key, JSON.stringify(found)); } catch { /* blocked: this page only */ }
-    }
-    history.replaceState(history.state, '', location.pathname + location.search);
+  if (found) {
+    store.keepPlayerLink(gameId, found);
     return found;
   }
-  for (const where of ['sessionStorage', 'localStorage']) {
-    try {
-      const kept = JSON.parse(globalThis[where].getItem(key) || 'null');
-      if (kept && kept.p && kept.token) return kept;
-    } catch { /* blocked or unreadable: try the next */ }
-  }
-  return none;
+  return store.playerLink(gameId) || none;
 }
 
-// The link opened again in this tab changes only the fragment: the page starts again with it.
+/** The player and token in the address, if any; the address without them, at once. */
+function takeLink() {
+  const fragment = new URLSearchParams(location.hash.replace(/^#/, ''));
+  const query = new URLSearchParams(location.search);
+  const given = [fragment, query].find((params) => params.has('token'));
+  if (!given) return null;
+  const found = given.get('p') && given.get('token') ? {p: given.get('p'), token: given.get('token')} : null;
+  let address = location.pathname;
+  if (given === query) {
+    query.delete('p');
+    query.delete('token');
+    const rest = query.toString();
+    address += (rest ? `?${rest}` : '') + location.hash;
+  } else {
+    address += location.search;
+  }
+  history.replaceState(history.state, '', address);
+  return found;
+}
+
+// The link opened again in this tab changes only the fragment: kept, out of the address, and
+// the page starts again with it.
 window.addEventListener('hashchange', () => {
-  const given = new URLSearchParams(location.hash.replace(/^#/, ''));
-  if (given.get('p') && given.get('token')) location.reload();
+  const found = takeLink();
+  if (!found || !gameId) return;
+  store.keepPlayerLink(gameId, found);
+  location.reload();
 });
 
 onLangChange(() => { if (ctx) draw(); else if (!started) start(); });

@@ -1,7 +1,12 @@
-// What the banker's browser keeps: the games created or opened here, with their tokens (the
-// server shows them once and keeps only their hashes), and the language chosen.
+// What this browser keeps: the games created or opened here as banker, with their tokens (the
+// server shows them once and keeps only their hashes), a player's link to a game (play.js), and
+// the language chosen. A token comes in an address and is kept here at once; the address is
+// then rewritten without it (banker.js, play.js): the address bar, the history entry and a
+// bookmark never hold one.
 
-const GAMES = 'tablebank.games';
+const PREFIX = 'tablebank.';
+const GAMES = `${PREFIX}games`;
+const PLAY = `${PREFIX}play.`;
 
 function read() {
   try {
@@ -38,7 +43,7 @@ export function forget(id) {
 
 export function get(key, fallback = null) {
   try {
-    return localStorage.getItem(`tablebank.${key}`) ?? fallback;
+    return localStorage.getItem(`${PREFIX}${key}`) ?? fallback;
   } catch {
     return fallback;
   }
@@ -46,8 +51,44 @@ export function get(key, fallback = null) {
 
 export function set(key, value) {
   try {
-    localStorage.setItem(`tablebank.${key}`, value);
+    localStorage.setItem(`${PREFIX}${key}`, value);
   } catch {
     // private mode: the choice lasts this page only
+  }
+}
+
+// -- a player's link ----------------------------------------------------------------------
+
+/** This tab's storage and the device's, each where the browser lets us use it. */
+function storages() {
+  const found = [];
+  for (const where of ['sessionStorage', 'localStorage']) {
+    try {
+      if (globalThis[where]) found.push(globalThis[where]);
+    } catch {
+      // blocked: nothing kept there
+    }
+  }
+  return found;
+}
+
+/** The player's link to a game kept here, `{p, token}`: this tab's first (a phone passed around
+ * the table keeps one player per tab), else the device's; or null. */
+export function playerLink(gameId) {
+  for (const storage of storages()) {
+    try {
+      const kept = JSON.parse(storage.getItem(PLAY + gameId) || 'null');
+      if (kept && kept.p && kept.token) return {p: kept.p, token: kept.token};
+    } catch {
+      // unreadable: try the next
+    }
+  }
+  return null;
+}
+
+/** Keeps a player's link to a game, in this tab and on the device (a reload opens it). */
+export function keepPlayerLink(gameId, link) {
+  for (const storage of storages()) {
+    try { storage.setItem(PLAY + gameId, JSON.stringify({p: link.p, token: link.token})); } catch { /* full or blocked */ }
   }
 }
