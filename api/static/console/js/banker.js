@@ -18,7 +18,7 @@ import {fairplaySummary} from './fairplay.js';
 import {replayScreen} from './replay.js';
 import {Live} from './live.js';
 import {connection, showBanner, drawBanner, registerWorker} from './offline.js';
-import {Outbox, keepDrawn} from './outbox.js';
+import {Outbox, keepDrawn, waitingMoves, discardOutbox} from './outbox.js';
 import {countdown} from './clock.js';
 import {turnsCard} from './turns.js';
 
@@ -107,7 +107,9 @@ function topbar(ctx, view) {
 
 // -- games on this device ------------------------------------------------------------------
 
-function homeScreen() {
+/** The start: the games this device holds (each can be forgotten here), a new game, a banker
+ * link from another device. `forgotten`: the name of a game just forgotten, said at the top. */
+function homeScreen({forgotten = null} = {}) {
   current = null;
   topbar(null);
   const games = store.games();
@@ -118,13 +120,13 @@ function homeScreen() {
       h('p', {}, t('home_intro')),
       h('a', {class: 'button primary', href: '#/new'}, t('new_game'))),
     h('section', {class: 'card'}, h('h2', {}, t('games_here')),
+      forgotten ? h('p', {class: 'ok', role: 'status', dataset: {testid: 'game-forgotten'}}, t('fg_done', {name: forgotten})) : null,
       games.length ? h('ul', {class: 'game-list'}, games.map((g) => h('li', {dataset: {game: g.id}},
-        h('a', {href: `#/g/${g.id}`}, h('strong', {}, g.name || g.id)),
-        h('span', {class: 'muted small'}, [g.ruleset ? rulesetTitle(g.ruleset) : null, (g.created || '').slice(0, 10) || null]
-          .filter(Boolean).map((x) => ` · ${x}`).join('')),
-        h('button', {type: 'button', class: 'link', onclick: () => {
-          if (window.confirm(t('forget_confirm', {name: g.name || g.id}))) { store.forget(g.id); forgetSnapshot(g.id); homeScreen(); }
-        }}, t('forget'))))) : h('p', {class: 'muted'}, t('no_games_here'))),
+        h('span', {class: 'grow'}, h('a', {href: `#/g/${g.id}`}, h('strong', {}, g.name || g.id)),
+          h('span', {class: 'muted small'}, [g.ruleset ? rulesetTitle(g.ruleset) : null, (g.created || '').slice(0, 10) || null]
+            .filter(Boolean).map((x) => ` · ${x}`).join(''))),
+        h('button', {type: 'button', class: 'secondary', dataset: {testid: 'forget-game'}, 'aria-haspopup': 'dialog',
+          onclick: () => forgetGameDialog(g)}, t('forget'), h('span', {class: 'sr-only'}, ` ${g.name || g.id}`))))) : h('p', {class: 'muted'}, t('no_games_here'))),
     h('section', {class: 'card'}, h('h2', {}, t('open_banker_link')),
       h('p', {class: 'muted small'}, t('open_banker_link_hint')),
       field(t('banker_link'), link),
@@ -149,6 +151,41 @@ function bankerLinkIn(text) {
   if (!m) return null;
   const [, id, token, ...players] = routeParts(m[1]);
   return token ? {id, token, players} : null;
+}
+
+/**
+ * Forgetting a game on this device, once the banker confirms: its banker token, the players'
+ * links, the table as last seen and the outbox go from this device; the game stays on the
+ * server. Moves still waiting in the outbox are counted in the question: they are dropped only
+ * if the banker says so.
+ */
+function forgetGameDialog(g) {
+  const name = g.name || g.id;
+  const waiting = waitingMoves(g.id).length;
+  modal(t('fg_title'), (body, dialog) => {
+    body.append(
+      h('p', {}, t('forget_confirm', {name})),
+      h('p', {class: 'small'}, t('fg_hint')),
+      waiting ? h('p', {class: 'problem', dataset: {testid: 'forget-waiting'}}, t('fg_waiting', {n: waiting})) : null,
+      h('div', {class: 'actions'},
+        h('button', {type: 'button', class: 'secondary', onclick: () => dialog.close()}, t('cancel')),
+        h('button', {type: 'button', class: 'danger', dataset: {testid: 'forget-game-confirm'}, onclick: () => {
+          dialog.close();
+          forgetGame(g.id);
+          homeScreen({forgotten: name});
+        }}, t(waiting ? 'fg_drop' : 'fg_confirm'))));
+  });
+}
+
+/** Everything this device keeps of a game, gone (store.forgetGame), and nothing of it running. */
+function forgetGame(id) {
+  discardOutbox(id);
+  rulesetCache.delete(id);
+  if (current && current.id === id) {
+    unfollow();
+    current = null;
+  }
+  store.forgetGame(id);
 }
 
 /**
@@ -358,6 +395,10 @@ function checkName(input) {
 async function loadGame(id) {
   let saved = store.game(id);
   if (!saved || !saved.banker) {
+    // Not held here (or forgotten in another tab): nothing of the game goes on running.
+    unfollow();
+    current = null;
+    showOutbox(null);
     topbar(null);
     replace(main, h('section', {class: 'card'}, h('h1', {}, t('no_token_here')), h('p', {}, t('no_token_hint')),
       h('a', {href: '#/'}, t('back_home'))));
@@ -562,6 +603,7 @@ function bannerMore(state) {
 const SNAPSHOT = 'snapshot.';
 
 function keepSnapshot(ctx, ruleset = ctx.board.rs) {
+  if (!store.game(ctx.id)) return; // forgotten on this device: an answer coming late keeps nothing
   store.set(SNAPSHOT + ctx.id, JSON.stringify({game: ctx.game, ruleset}));
 }
 
@@ -572,10 +614,6 @@ function snapshot(id) {
   } catch {
     return null;
   }
-}
-
-function forgetSnapshot(id) {
-  try { localStorage.removeItem(`tablebank.${SNAPSHOT}${id}`); } catch { /* blocked: nothing kept */ }
 }
 
 /** After a recorded transaction: the table again, and what was recorded, with an undo. */
@@ -862,6 +900,20 @@ async function copy(input) {
 }
 
 onLangChange(() => { if (!document.querySelector('dialog[open]')) route(); });
+// Another tab of this browser forgot a game: this one holds nothing of it either.
+store.onForgotten(({forgot, game}) => {
+  if (forgot !== 'game') return;
+  discardOutbox(game);
+  rulesetCache.delete(game);
+  store.forgetGame(game, {quiet: true}); // what this tab alone keeps of it
+  const parts = parseRoute();
+  if (parts[0] === 'g' && parts[1] === game) {
+    for (const dialog of document.querySelectorAll('dialog[open]')) dialog.close();
+    route();
+  } else if (parts[0] !== 'g' && parts[0] !== 'new' && !document.querySelector('dialog[open]')) {
+    route();
+  }
+});
 showBanner(bannerMore);
 registerWorker();
 window.addEventListener('hashchange', () => {

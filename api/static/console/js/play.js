@@ -2,9 +2,10 @@
 // paying out of one's own account, the others at a glance; redrawn on each transaction of the
 // game's live stream (live.js), with a banner while the server cannot be reached. The token
 // comes in the fragment, which browsers never send; the page keeps it and takes it out of the
-// address bar (playerLink).
+// address bar (playerLink). On a phone others use too, the player makes this device forget it
+// (forgetDevice).
 
-import {h, replace, field, select, numberInput, toast} from './dom.js';
+import {h, replace, modal, field, select, numberInput, toast} from './dom.js';
 import {Api, unreachable} from './api.js';
 import {Intents} from './intents.js';
 import {askAgain} from './actions.js';
@@ -32,6 +33,8 @@ let etag = null;
 let statement = null;
 const intents = new Intents(gameId);
 let payEl = null; // the pay form, kept while the player is typing into it
+let live = null; // the game's stream, while the page follows it
+let forgotten = null; // the player's and the game's names once this device forgot the link
 
 function topbar() {
   replace(top, h('div', {class: 'brand-row'},
@@ -41,6 +44,7 @@ function topbar() {
 }
 
 async function load() {
+  if (forgotten) return false; // an answer on its way when the device forgot the link: dropped
   const answer = await api.gameIfChanged(gameId, etag);
   if (!answer) return false;
   etag = answer.etag;
@@ -56,6 +60,10 @@ async function load() {
 
 function draw() {
   setDocumentLang();
+  if (forgotten) {
+    drawForgotten();
+    return;
+  }
   topbar();
   const p = ctx.byId.get(me);
   if (!p) {
@@ -90,7 +98,64 @@ function draw() {
   }
   const pay = payEl;
   replace(main, mine, pay, h('section', {class: 'card'}, h('h2', {}, t('my_statement')), statementTable(ctx, statement)),
-    playerDisputes(ctx, {me, intents, after: () => { etag = null; return update(); }}), others);
+    playerDisputes(ctx, {me, intents, after: () => { etag = null; return update(); }}), others, deviceCard(p));
+}
+
+// -- this device ---------------------------------------------------------------------------
+
+/** Forgetting this player's link on this device, one tap further in a dialog: it cannot be
+ * undone here (only the link itself, opened again, brings the page back). */
+function deviceCard(p) {
+  const ask = () => modal(t('dv_forget_title'), (body, dialog) => {
+    body.append(h('p', {}, t('dv_forget_text', {name: p.name, game: ctx.game.name})),
+      h('div', {class: 'actions'},
+        h('button', {type: 'button', class: 'secondary', onclick: () => dialog.close()}, t('cancel')),
+        h('button', {type: 'button', class: 'danger', dataset: {testid: 'forget-device-confirm'}, onclick: () => {
+          dialog.close();
+          forgetDevice();
+        }}, t('dv_forget_yes'))));
+  });
+  return h('section', {class: 'card device', 'aria-labelledby': 'device-h'},
+    h('h2', {id: 'device-h'}, t('dv_title')),
+    h('p', {class: 'small muted'}, t('dv_hint')),
+    h('div', {class: 'actions'}, h('button', {type: 'button', class: 'secondary', 'aria-haspopup': 'dialog',
+      dataset: {testid: 'forget-device'}, onclick: ask}, t('dv_forget'))));
+}
+
+/**
+ * This device forgets the player's link: the token goes from this tab and from the device
+ * (store.forgetPlayerLink), the page stops following the game and asks the server nothing more,
+ * and it says so. Other tabs open on the same player forget it too, unless this one was `told`
+ * by one of them.
+ */
+function forgetDevice({told = false} = {}) {
+  if (forgotten || !link.token) return;
+  const p = ctx && ctx.byId.get(me);
+  forgotten = {name: p ? p.name : me, game: ctx ? ctx.game.name : ''};
+  if (live) live.stop();
+  live = null;
+  connection.follow(null);
+  store.forgetPlayerLink(gameId, link, {quiet: told});
+  // Nothing of the game left in sight: no dialog over the page, no toast of a payment.
+  for (const dialog of document.querySelectorAll('dialog[open]')) dialog.close();
+  replace(document.getElementById('toasts'));
+  link.token = null;
+  api.token = null;
+  ctx = null;
+  statement = null;
+  payEl = null;
+  drawForgotten();
+}
+
+function drawForgotten() {
+  setDocumentLang();
+  document.title = 'tablebank';
+  topbar();
+  replace(main, h('section', {class: 'card', dataset: {testid: 'device-forgotten'}},
+    h('h1', {}, t('dv_forgotten_title')),
+    h('p', {}, t(forgotten.game ? 'dv_forgotten_text' : 'dv_forgotten_text_short', forgotten)),
+    h('p', {class: 'muted'}, t('dv_come_back'))));
+  main.focus();
 }
 
 /** Paying out of one's own account: a payment to anyone, or rent for a deed landed on. */
@@ -199,7 +264,7 @@ function update() {
 }
 
 function follow() {
-  const live = new Live(api, gameId, {
+  live = new Live(api, gameId, {
     after: ctx.game.last_seq,
     onTransaction: () => update(),
     poll: async () => { if (await load()) draw(); },
@@ -230,6 +295,7 @@ let started = false;
 async function start() {
   setDocumentLang();
   topbar();
+  if (forgotten) return;
   if (!gameId || !me || !link.token) {
     replace(main, h('section', {class: 'card'}, h('h1', {}, 'tablebank'), h('p', {}, t('ask_banker_link'))));
     return;
@@ -239,6 +305,7 @@ async function start() {
   for (let delay = RETRY_FIRST_MS; ; delay = Math.min(delay * 2, RETRY_MAX_MS)) {
     try {
       await load();
+      if (forgotten) return;
       draw();
       break;
     } catch (err) {
@@ -303,7 +370,12 @@ window.addEventListener('hashchange', () => {
   location.reload();
 });
 
-onLangChange(() => { if (ctx) draw(); else if (!started) start(); });
+// Another tab forgot this player's link, or the banker's console this game: so does this one.
+store.onForgotten(({forgot, game, player}) => {
+  if (game === gameId && (forgot === 'game' || player === me)) forgetDevice({told: true});
+});
+
+onLangChange(() => { if (ctx || forgotten) draw(); else if (!started) start(); });
 showBanner();
 registerWorker();
 start();
