@@ -49,13 +49,14 @@ export class Api {
     this.token = token;
   }
 
-  /** One call; resolves to {data, etag, status, replayed}, rejects with a Problem. */
-  async call(method, path, {body, key, headers: extra} = {}) {
+  /** One call; resolves to {data, etag, status, replayed}, rejects with a Problem. `signal`
+   * (an AbortSignal): the caller gives up, and no further try goes. */
+  async call(method, path, {body, key, headers: extra, signal} = {}) {
     const headers = {Accept: 'application/json, application/problem+json', ...extra};
     if (this.token) headers.Authorization = `Bearer ${this.token}`;
     if (body !== undefined) headers['Content-Type'] = 'application/json';
     if (key) headers['Idempotency-Key'] = key;
-    const init = {method, headers, cache: 'no-store', credentials: 'omit'};
+    const init = {method, headers, cache: 'no-store', credentials: 'omit', signal};
     if (body !== undefined) init.body = JSON.stringify(body);
     // A GET, or a POST with its key, may go again: the key makes the repeat harmless.
     const retries = method === 'GET' || key ? 3 : 0;
@@ -64,6 +65,8 @@ export class Api {
       try {
         response = await fetch(BASE + path, init);
       } catch (err) {
+        // Given up by the caller: no answer, but nothing says the server is away.
+        if (signal && signal.aborted) throw new Problem(0, {code: 'network', detail: 'stopped'});
         if (attempt < retries) { await wait(300 * 2 ** attempt); continue; }
         reached(false);
         throw new Problem(0, {code: 'network', detail: String(err && err.message || err)});
@@ -112,8 +115,8 @@ export class Api {
   }
 
   /** Record one transaction; `key` is the Idempotency-Key of this intent. */
-  async record(id, body, key) {
-    const answer = await this.call('POST', `/games/${id}/transactions`, {body, key: key || newKey()});
+  async record(id, body, key, {signal} = {}) {
+    const answer = await this.call('POST', `/games/${id}/transactions`, {body, key: key || newKey(), signal});
     return {...answer.data, replayed: answer.replayed};
   }
 

@@ -18,7 +18,7 @@ import {fairplaySummary} from './fairplay.js';
 import {replayScreen} from './replay.js';
 import {Live} from './live.js';
 import {connection, showBanner, drawBanner, registerWorker} from './offline.js';
-import {Outbox, keepDrawn} from './outbox.js';
+import {Outbox, keepDrawn, waitingMoves, discardOutbox} from './outbox.js';
 import {countdown} from './clock.js';
 import {turnsCard} from './turns.js';
 
@@ -40,15 +40,19 @@ let current = null; // the GameContext on screen
 // -- routing -------------------------------------------------------------------------------
 
 function parseRoute() {
-  const parts = location.hash.replace(/^#\/?/, '').split('/').filter(Boolean).map(decodeURIComponent);
-  return parts;
+  return routeParts(location.hash);
+}
+
+function routeParts(fragment) {
+  return fragment.replace(/^#\/?/, '').split('/').filter(Boolean).map(decodeURIComponent);
 }
 
 // Each route() is a generation: a screen whose fetch answers after the banker went elsewhere
 // (History's log still loading when Table is tapped) draws nothing over the later screen.
 let routing = 0;
 
-async function route() {
+/** Draws the screen of the address; `link`: a banker link pasted here, {id, token, players}. */
+async function route(link = null) {
   const mine = ++routing;
   const stale = () => mine !== routing;
   setDocumentLang();
@@ -58,6 +62,7 @@ async function route() {
     showOutbox(null);
   }
   try {
+    if (link) return await openLink(link.id, link.token, link.players);
     if (parts[0] === 'open' && parts[1] && parts[2]) return await openLink(parts[1], parts[2], parts.slice(3));
     if (parts[0] === 'new') return await newGameScreen(stale);
     if (parts[0] === 'g' && parts[1]) {
@@ -102,7 +107,9 @@ function topbar(ctx, view) {
 
 // -- games on this device ------------------------------------------------------------------
 
-function homeScreen() {
+/** The start: the games this device holds (each can be forgotten here), a new game, a banker
+ * link from another device. `forgotten`: the name of a game just forgotten, said at the top. */
+function homeScreen({forgotten = null} = {}) {
   current = null;
   topbar(null);
   const games = store.games();
@@ -113,31 +120,97 @@ function homeScreen() {
       h('p', {}, t('home_intro')),
       h('a', {class: 'button primary', href: '#/new'}, t('new_game'))),
     h('section', {class: 'card'}, h('h2', {}, t('games_here')),
-      games.length ? h('ul', {class: 'game-list'}, games.map((g) => h('li', {},
-        h('a', {href: `#/g/${g.id}`}, h('strong', {}, g.name)),
-        h('span', {class: 'muted small'}, ` · ${rulesetTitle(g.ruleset)} · ${(g.created || '').slice(0, 10)}`),
-        h('button', {type: 'button', class: 'link', onclick: () => {
-          if (window.confirm(t('forget_confirm', {name: g.name}))) { store.forget(g.id); forgetSnapshot(g.id); homeScreen(); }
-        }}, t('forget'))))) : h('p', {class: 'muted'}, t('no_games_here'))),
+      forgotten ? h('p', {class: 'ok', role: 'status', dataset: {testid: 'game-forgotten'}}, t('fg_done', {name: forgotten})) : null,
+      games.length ? h('ul', {class: 'game-list'}, games.map((g) => h('li', {dataset: {game: g.id}},
+        h('span', {class: 'grow'}, h('a', {href: `#/g/${g.id}`}, h('strong', {}, g.name || g.id)),
+          h('span', {class: 'muted small'}, [g.ruleset ? rulesetTitle(g.ruleset) : null, (g.created || '').slice(0, 10) || null]
+            .filter(Boolean).map((x) => ` · ${x}`).join(''))),
+        h('button', {type: 'button', class: 'secondary', dataset: {testid: 'forget-game'}, 'aria-haspopup': 'dialog',
+          onclick: () => forgetGameDialog(g)}, t('forget'), h('span', {class: 'sr-only'}, ` ${g.name || g.id}`))))) : h('p', {class: 'muted'}, t('no_games_here'))),
     h('section', {class: 'card'}, h('h2', {}, t('open_banker_link')),
       h('p', {class: 'muted small'}, t('open_banker_link_hint')),
       field(t('banker_link'), link),
       h('button', {type: 'button', class: 'secondary', onclick: () => {
-        const m = link.value.match(/#(\/open\/[0-9a-f-]{36}\/[\w:/-]+)/i);
-        if (m) location.hash = `#${m[1]}`;
-        else link.setAttribute('aria-invalid', 'true');
+        const found = bankerLinkIn(link.value);
+        if (!found) {
+          link.setAttribute('aria-invalid', 'true');
+          return;
+        }
+        link.value = '';
+        // An entry of its own for the game the link opens (back comes here), its address made
+        // without the token (openLink): the link never goes into the address bar.
+        history.pushState(null, '', location.href);
+        route(found);
       }}, t('open'))));
   main.focus();
 }
 
-/** A banker link: #/open/<game>/<banker token>[/<player>:<token>...], from another device. */
+/** A banker link in what was pasted: {id, token, players}, or null. */
+function bankerLinkIn(text) {
+  const m = String(text).match(/#(\/open\/[0-9a-f-]{36}\/[\w:/-]+)/i);
+  if (!m) return null;
+  const [, id, token, ...players] = routeParts(m[1]);
+  return token ? {id, token, players} : null;
+}
+
+/**
+ * Forgetting a game on this device, once the banker confirms: its banker token, the players'
+ * links, the table as last seen and the outbox go from this device; the game stays on the
+ * server. Moves still waiting in the outbox are counted in the question: they are dropped only
+ * if the banker says so.
+ */
+function forgetGameDialog(g) {
+  const name = g.name || g.id;
+  const waiting = waitingMoves(g.id).length;
+  modal(t('fg_title'), (body, dialog) => {
+    body.append(
+      h('p', {}, t('forget_confirm', {name})),
+      h('p', {class: 'small'}, t('fg_hint')),
+      waiting ? h('p', {class: 'problem', dataset: {testid: 'forget-waiting'}}, t('fg_waiting', {n: waiting})) : null,
+      h('div', {class: 'actions'},
+        h('button', {type: 'button', class: 'secondary', onclick: () => dialog.close()}, t('cancel')),
+        h('button', {type: 'button', class: 'danger', dataset: {testid: 'forget-game-confirm'}, onclick: () => {
+          dialog.close();
+          forgetGame(g.id);
+          homeScreen({forgotten: name});
+        }}, t(waiting ? 'fg_drop' : 'fg_confirm'))));
+  });
+}
+
+/** Everything this device keeps of a game, gone (store.forgetGame), and nothing of it running. */
+function forgetGame(id) {
+  discardOutbox(id);
+  rulesetCache.delete(id);
+  if (current && current.id === id) {
+    unfollow();
+    current = null;
+  }
+  store.forgetGame(id);
+}
+
+/**
+ * A banker link: #/open/<game>/<banker token>[/<player>:<token>...], from another device. Its
+ * tokens are kept on this device and leave the address at once, before the server is asked
+ * anything: the entry becomes #/g/<game>, so neither the address bar, the history nor a
+ * bookmark holds them, and a reload opens the game from what is kept. A link the server
+ * refuses is not kept (what the device held before stays).
+ */
 async function openLink(id, token, playerParts) {
-  const api = new Api(token);
-  const game = await api.game(id);
+  const before = store.game(id);
   const tokens = Object.fromEntries(playerParts.map((part) => part.split(':')).filter((kv) => kv.length === 2));
-  store.save({id, name: game.name, ruleset: game.ruleset, banker: token, created: game.created,
-    ...(Object.keys(tokens).length ? {tokens} : {})});
-  history.replaceState(null, '', `#/g/${id}`); // the token leaves the address bar
+  store.save({id, banker: token, ...(Object.keys(tokens).length ? {tokens} : {})});
+  history.replaceState(null, '', `#/g/${id}`);
+  let game;
+  try {
+    game = await new Api(token).game(id);
+  } catch (err) {
+    if (!unreachable(err)) {
+      store.forget(id);
+      if (before) store.save(before);
+    }
+    throw err;
+  }
+  store.save({id, name: game.name, ruleset: game.ruleset, created: game.created});
   return route();
 }
 
@@ -320,8 +393,12 @@ function checkName(input) {
 // -- one game ------------------------------------------------------------------------------
 
 async function loadGame(id) {
-  const saved = store.game(id);
+  let saved = store.game(id);
   if (!saved || !saved.banker) {
+    // Not held here (or forgotten in another tab): nothing of the game goes on running.
+    unfollow();
+    current = null;
+    showOutbox(null);
     topbar(null);
     replace(main, h('section', {class: 'card'}, h('h1', {}, t('no_token_here')), h('p', {}, t('no_token_hint')),
       h('a', {href: '#/'}, t('back_home'))));
@@ -344,6 +421,8 @@ async function loadGame(id) {
     rs = snap.ruleset;
     stale = true;
   }
+  // Opened from a banker link while the server was away: its name once the server answers.
+  if (!stale && !saved.name) saved = store.save({id, name: game.name, ruleset: game.ruleset, created: game.created});
   const ctx = current && current.id === id ? current : new GameContext({id, api, board: new Board(rs), game, currency: rs.currency});
   ctx.setGame(game);
   ctx.saved = saved;
@@ -532,6 +611,7 @@ function bannerMore(state) {
 const SNAPSHOT = 'snapshot.';
 
 function keepSnapshot(ctx, ruleset = ctx.board.rs) {
+  if (!store.game(ctx.id)) return; // forgotten on this device: an answer coming late keeps nothing
   store.set(SNAPSHOT + ctx.id, JSON.stringify({game: ctx.game, ruleset}));
 }
 
@@ -542,10 +622,6 @@ function snapshot(id) {
   } catch {
     return null;
   }
-}
-
-function forgetSnapshot(id) {
-  try { localStorage.removeItem(`tablebank.${SNAPSHOT}${id}`); } catch { /* blocked: nothing kept */ }
 }
 
 /** After a recorded transaction: the table again, and what was recorded, with an undo. */
@@ -847,6 +923,20 @@ async function copy(input) {
 }
 
 onLangChange(() => { if (!document.querySelector('dialog[open]')) route(); });
+// Another tab of this browser forgot a game: this one holds nothing of it either.
+store.onForgotten(({forgot, game}) => {
+  if (forgot !== 'game') return;
+  discardOutbox(game);
+  rulesetCache.delete(game);
+  store.forgetGame(game, {quiet: true}); // what this tab alone keeps of it
+  const parts = parseRoute();
+  if (parts[0] === 'g' && parts[1] === game) {
+    for (const dialog of document.querySelectorAll('dialog[open]')) dialog.close();
+    route();
+  } else if (parts[0] !== 'g' && parts[0] !== 'new' && !document.querySelector('dialog[open]')) {
+    route();
+  }
+});
 showBanner(bannerMore);
 registerWorker();
 window.addEventListener('hashchange', () => {

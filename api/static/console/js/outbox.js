@@ -18,6 +18,8 @@ import {connection} from './offline.js';
 const PREFIX = 'tablebank.outbox.';
 const RETRY_FIRST_MS = 1000;
 const RETRY_MAX_MS = 10000;
+// The outboxes of this page by game: a game forgotten on this device stops every one of them.
+const opened = new Map();
 
 /** A failure after which the move may go again under its key: no answer, or the first try
  * still being recorded. */
@@ -44,6 +46,10 @@ export class Outbox extends EventTarget {
     this.delay = RETRY_FIRST_MS;
     this.sending = null; // the key of the waiting move on its way
     this.direct = null; // a move sent at once, until it is answered
+    this.discarded = false;
+    this.stop = new AbortController(); // aborts a move on its way, and its retries, when discarded
+    if (!opened.has(gameId)) opened.set(gameId, new Set());
+    opened.get(gameId).add(this);
   }
 
   /** Every entry, oldest first: `{key, body, at, state: 'waiting' | 'refused', problem}`. */
@@ -58,6 +64,7 @@ export class Outbox extends EventTarget {
   }
 
   write(entries) {
+    if (this.discarded) return; // the game is forgotten here: an answer coming late keeps nothing
     this.memory = entries;
     try {
       if (entries.length) localStorage.setItem(this.name, JSON.stringify(entries));
@@ -140,13 +147,14 @@ export class Outbox extends EventTarget {
   async send() {
     for (;;) {
       if (this.direct) await this.direct;
+      if (this.discarded) return;
       const next = this.waiting()[0];
       if (!next) { this.delay = RETRY_FIRST_MS; return; }
       this.sending = next.key;
       this.dispatchEvent(new Event('change'));
       let txn;
       try {
-        txn = await this.api.record(this.gameId, next.body, next.key);
+        txn = await this.api.record(this.gameId, next.body, next.key, {signal: this.stop.signal});
       } catch (err) {
         this.sending = null;
         if (keepable(err)) { this.retryLater(); return; }
@@ -164,11 +172,41 @@ export class Outbox extends EventTarget {
   }
 
   retryLater() {
+    if (this.discarded) return;
     this.dispatchEvent(new Event('change'));
     clearTimeout(this.timer);
     this.timer = setTimeout(() => this.flush(), this.delay);
     this.delay = Math.min(this.delay * 2, RETRY_MAX_MS);
   }
+}
+
+/** The moves of a game waiting to be sent from this device (none once they are all sent),
+ * whether or not its outbox is open on this page. */
+export function waitingMoves(gameId) {
+  const open = [...(opened.get(gameId) || [])];
+  if (open.length) return open[0].waiting();
+  try {
+    return (JSON.parse(localStorage.getItem(PREFIX + gameId) || '[]') || []).filter((e) => e.state === 'waiting');
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * The game is forgotten on this device: its outboxes on this page stop, and the moves they
+ * held are dropped, never sent (the banker was told how many and confirmed). A move already on
+ * its way may still be recorded by the server; nothing of it is kept here.
+ */
+export function discardOutbox(gameId) {
+  for (const outbox of opened.get(gameId) || []) {
+    clearTimeout(outbox.timer);
+    outbox.timer = null;
+    outbox.memory = [];
+    outbox.discarded = true;
+    outbox.stop.abort();
+  }
+  opened.delete(gameId);
+  try { localStorage.removeItem(PREFIX + gameId); } catch { /* blocked: nothing kept */ }
 }
 
 /** A move not yet recorded, in words: "Salary: Ann", "Payment: Ann → Bob, $50". */

@@ -2,9 +2,10 @@
 // paying out of one's own account, the others at a glance; redrawn on each transaction of the
 // game's live stream (live.js), with a banner while the server cannot be reached. The token
 // comes in the fragment, which browsers never send; the page keeps it and takes it out of the
-// address bar (playerLink).
+// address bar (playerLink). On a phone others use too, the player makes this device forget it
+// (forgetDevice).
 
-import {h, replace, field, select, numberInput, toast} from './dom.js';
+import {h, replace, modal, field, select, numberInput, toast} from './dom.js';
 import {Api, unreachable} from './api.js';
 import {Intents} from './intents.js';
 import {askAgain} from './actions.js';
@@ -17,6 +18,7 @@ import {fairplaySummary} from './fairplay.js';
 import {quoteBox, netFor} from './quote.js';
 import {connection, showBanner, registerWorker} from './offline.js';
 import {countdown} from './clock.js';
+import * as store from './store.js';
 
 const RETRY_FIRST_MS = 500;
 const RETRY_MAX_MS = 10000;
@@ -31,6 +33,8 @@ let etag = null;
 let statement = null;
 const intents = new Intents(gameId);
 let payEl = null; // the pay form, kept while the player is typing into it
+let live = null; // the game's stream, while the page follows it
+let forgotten = null; // the player's and the game's names once this device forgot the link
 
 function topbar() {
   replace(top, h('div', {class: 'brand-row'},
@@ -40,6 +44,7 @@ function topbar() {
 }
 
 async function load() {
+  if (forgotten) return false; // an answer on its way when the device forgot the link: dropped
   const answer = await api.gameIfChanged(gameId, etag);
   if (!answer) return false;
   etag = answer.etag;
@@ -55,6 +60,10 @@ async function load() {
 
 function draw() {
   setDocumentLang();
+  if (forgotten) {
+    drawForgotten();
+    return;
+  }
   topbar();
   const p = ctx.byId.get(me);
   if (!p) {
@@ -89,7 +98,64 @@ function draw() {
   }
   const pay = payEl;
   replace(main, mine, pay, h('section', {class: 'card'}, h('h2', {}, t('my_statement')), statementTable(ctx, statement)),
-    playerDisputes(ctx, {me, intents, after: () => { etag = null; return update(); }}), others);
+    playerDisputes(ctx, {me, intents, after: () => { etag = null; return update(); }}), others, deviceCard(p));
+}
+
+// -- this device ---------------------------------------------------------------------------
+
+/** Forgetting this player's link on this device, one tap further in a dialog: it cannot be
+ * undone here (only the link itself, opened again, brings the page back). */
+function deviceCard(p) {
+  const ask = () => modal(t('dv_forget_title'), (body, dialog) => {
+    body.append(h('p', {}, t('dv_forget_text', {name: p.name, game: ctx.game.name})),
+      h('div', {class: 'actions'},
+        h('button', {type: 'button', class: 'secondary', onclick: () => dialog.close()}, t('cancel')),
+        h('button', {type: 'button', class: 'danger', dataset: {testid: 'forget-device-confirm'}, onclick: () => {
+          dialog.close();
+          forgetDevice();
+        }}, t('dv_forget_yes'))));
+  });
+  return h('section', {class: 'card device', 'aria-labelledby': 'device-h'},
+    h('h2', {id: 'device-h'}, t('dv_title')),
+    h('p', {class: 'small muted'}, t('dv_hint')),
+    h('div', {class: 'actions'}, h('button', {type: 'button', class: 'secondary', 'aria-haspopup': 'dialog',
+      dataset: {testid: 'forget-device'}, onclick: ask}, t('dv_forget'))));
+}
+
+/**
+ * This device forgets the player's link: the token goes from this tab and from the device
+ * (store.forgetPlayerLink), the page stops following the game and asks the server nothing more,
+ * and it says so. Other tabs open on the same player forget it too, unless this one was `told`
+ * by one of them.
+ */
+function forgetDevice({told = false} = {}) {
+  if (forgotten || !link.token) return;
+  const p = ctx && ctx.byId.get(me);
+  forgotten = {name: p ? p.name : me, game: ctx ? ctx.game.name : ''};
+  if (live) live.stop();
+  live = null;
+  connection.follow(null);
+  store.forgetPlayerLink(gameId, link, {quiet: told});
+  // Nothing of the game left in sight: no dialog over the page, no toast of a payment.
+  for (const dialog of document.querySelectorAll('dialog[open]')) dialog.close();
+  replace(document.getElementById('toasts'));
+  link.token = null;
+  api.token = null;
+  ctx = null;
+  statement = null;
+  payEl = null;
+  drawForgotten();
+}
+
+function drawForgotten() {
+  setDocumentLang();
+  document.title = 'tablebank';
+  topbar();
+  replace(main, h('section', {class: 'card', dataset: {testid: 'device-forgotten'}},
+    h('h1', {}, t('dv_forgotten_title')),
+    h('p', {}, t(forgotten.game ? 'dv_forgotten_text' : 'dv_forgotten_text_short', forgotten)),
+    h('p', {class: 'muted'}, t('dv_come_back'))));
+  main.focus();
 }
 
 /** Paying out of one's own account: a payment to anyone, or rent for a deed landed on. */
@@ -198,7 +264,7 @@ function update() {
 }
 
 function follow() {
-  const live = new Live(api, gameId, {
+  live = new Live(api, gameId, {
     after: ctx.game.last_seq,
     onTransaction: () => update(),
     poll: async () => { if (await load()) draw(); },
@@ -229,6 +295,7 @@ let started = false;
 async function start() {
   setDocumentLang();
   topbar();
+  if (forgotten) return;
   if (!gameId || !me || !link.token) {
     replace(main, h('section', {class: 'card'}, h('h1', {}, 'tablebank'), h('p', {}, t('ask_banker_link'))));
     return;
@@ -238,6 +305,7 @@ async function start() {
   for (let delay = RETRY_FIRST_MS; ; delay = Math.min(delay * 2, RETRY_MAX_MS)) {
     try {
       await load();
+      if (forgotten) return;
       draw();
       break;
     } catch (err) {
@@ -255,41 +323,59 @@ async function start() {
 }
 
 /**
- * The player's link (#p=<player>&token=<token>), kept for this game in this tab's storage and
- * on this device, as the banker's page keeps its token, then taken out of the address bar: the
- * address shown, bookmarked or photographed carries no token, and a reload still opens the
- * page. The link opened again (its QR code scanned) brings its own player and token. A tab
- * keeps its own player first, for a phone the players pass around.
+ * The player's link (#p=<player>&token=<token>; ?p=…&token=… too, as a link typed by hand may
+ * put it), kept for this game in this tab's storage and on this device, as the banker's page
+ * keeps its token, then taken out of the address at once (the entry replaced): the address
+ * shown, the history, a bookmark or a photo carry no token, and a reload still opens the page.
+ * The link opened again (its QR code scanned) brings its own player and token. A tab keeps its
+ * own player first, for a phone the players pass around.
  */
 function playerLink() {
   const none = {p: null, token: null};
+  const found = takeLink();
   if (!gameId) return none;
-  const key = `tablebank.play.${gameId}`;
-  const given = new URLSearchParams(location.hash.replace(/^#/, ''));
-  if (given.get('p') && given.get('token')) {
-    const found = {p: given.get('p'), token: given.get('token')};
-    for (const where of ['sessionStorage', 'localStorage']) {
-      try { globalThis[where].setItem(key, JSON.stringify(found)); } catch { /* blocked: this page only */ }
-    }
-    history.replaceState(history.state, '', location.pathname + location.search);
+  if (found) {
+    store.keepPlayerLink(gameId, found);
     return found;
   }
-  for (const where of ['sessionStorage', 'localStorage']) {
-    try {
-      const kept = JSON.parse(globalThis[where].getItem(key) || 'null');
-      if (kept && kept.p && kept.token) return kept;
-    } catch { /* blocked or unreadable: try the next */ }
-  }
-  return none;
+  return store.playerLink(gameId) || none;
 }
 
-// The link opened again in this tab changes only the fragment: the page starts again with it.
+/** The player and token in the address, if any; the address without them, at once. */
+function takeLink() {
+  const fragment = new URLSearchParams(location.hash.replace(/^#/, ''));
+  const query = new URLSearchParams(location.search);
+  const given = [fragment, query].find((params) => params.has('token'));
+  if (!given) return null;
+  const found = given.get('p') && given.get('token') ? {p: given.get('p'), token: given.get('token')} : null;
+  let address = location.pathname;
+  if (given === query) {
+    query.delete('p');
+    query.delete('token');
+    const rest = query.toString();
+    address += (rest ? `?${rest}` : '') + location.hash;
+  } else {
+    address += location.search;
+  }
+  history.replaceState(history.state, '', address);
+  return found;
+}
+
+// The link opened again in this tab changes only the fragment: kept, out of the address, and
+// the page starts again with it.
 window.addEventListener('hashchange', () => {
-  const given = new URLSearchParams(location.hash.replace(/^#/, ''));
-  if (given.get('p') && given.get('token')) location.reload();
+  const found = takeLink();
+  if (!found || !gameId) return;
+  store.keepPlayerLink(gameId, found);
+  location.reload();
 });
 
-onLangChange(() => { if (ctx) draw(); else if (!started) start(); });
+// Another tab forgot this player's link, or the banker's console this game: so does this one.
+store.onForgotten(({forgot, game, player}) => {
+  if (game === gameId && (forgot === 'game' || player === me)) forgetDevice({told: true});
+});
+
+onLangChange(() => { if (ctx || forgotten) draw(); else if (!started) start(); });
 showBanner();
 registerWorker();
 start();
