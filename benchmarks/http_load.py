@@ -312,11 +312,10 @@ def http_part(
     workers: int,
     warm_up: int = WARM_UP,
 ) -> dict[str, Any]:
-    """(a), (c) over HTTP and the server's part of (e), on one store."""
+    """(a), (c) and (g) over HTTP and the server's part of (e), on one store."""
     out: dict[str, Any] = {}
     with serving(db, workers) as server:
         out.update(serial_latencies(server.port, games[0], long_game, samples, warm_up))
-        out.update(replays_beside_a_writer(server.port, games[1], long_game, duration))
         for tables in (1, len(games)):
             run = load(server, games[:tables], duration, warm_up)
             for key, value in run.items():
@@ -324,4 +323,7 @@ def http_part(
         peak = server.peak_rss_mib()
     out["peak_rss_server_worker_mib"] = peak["worker_mib"]
     out["peak_rss_server_total_mib"] = peak["total_mib"]
+    # (g) on a server of its own whose answers are not kept: every replay is computed.
+    with serving(db, workers, None, "--read-cache-mib", "0") as server:
+        out.update(replays_beside_a_writer(server.port, games[1], long_game, duration))
     return out

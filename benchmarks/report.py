@@ -87,6 +87,15 @@ ROWS = (
     Row("peak_rss_inprocess_mib", "(e) peak RSS, in-process run: MiB", ".0f"),
     Row("peak_rss_server_worker_mib", "(e) peak RSS, server worker: MiB", ".0f"),
     Row("peak_rss_server_total_mib", "(e) peak RSS, server, all processes: MiB", ".0f"),
+    Row("replay_writer_p50_ms", "(g) a write beside 8 replays of the long game: p50 ms", ".1f"),
+    Row(
+        "replay_writer_p99_ms",
+        "(g) a write beside 8 replays of the long game: p99 ms",
+        ".1f",
+        at_most=100,
+    ),
+    Row("replays_answered", "(g) replays answered meanwhile", ".0f"),
+    Row("replay_errors", "(g) answers other than 201 and 200 (503 busy aside)", ".0f", at_most=0),
     # (f): PostgreSQL only (benchmarks.scaleout); n/a on SQLite.
     Row("scaleout_one_tps", "(f) one server (1 worker), 8 tables: transactions/s", ",.0f"),
     Row("scaleout_one_cpu_tps", "(f) one server: transactions per server CPU second", ",.0f"),
@@ -136,6 +145,8 @@ def figure(row: Row, results: dict[str, Any]) -> float | None:
     if row.key == "http_errors" and "http1_errors" in results:
         value = results["http1_errors"] + results["http16_errors"]
         value += results.get("http_latency_errors", 0)
+    if row.key == "replay_errors" and "replays_failed" in results:
+        value = results["replays_failed"] + results["replay_writer_errors"]
     if row.key == "scaleout_errors" and "scaleout_one_errors" in results:
         value = sum(results[f"scaleout_{w}_errors"] for w in ("one", "two", "shared"))
     if row.key == "scaleout_shared_lost_updates" and value is not None:
