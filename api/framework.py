@@ -178,6 +178,26 @@ class ProblemResponsesPlugin(BasePlugin):
                 responses.setdefault("503", UNAVAILABLE_RESPONSE)
             if about_a_game:
                 operation.setdefault("security", [{BEARER: []}])
+            if about_a_game and method == "get" and not str(path).endswith("/events"):
+                # Every read of a game answers If-None-Match naming its version with 304.
+                operation.setdefault("parameters", []).append(
+                    {
+                        "in": "header",
+                        "name": "If-None-Match",
+                        "required": False,
+                        "description": 'the ETag of an earlier answer ("<version>"): 304 '
+                        "if this answer would carry the same",
+                        "schema": {"type": "string"},
+                    }
+                )
+                responses.setdefault(
+                    "304",
+                    {
+                        "description": "Not modified: the answer would carry the version "
+                        "If-None-Match named; nothing in it.",
+                        "headers": {"ETag": "ETAG"},
+                    },
+                )
             responses.setdefault("default", PROBLEM_RESPONSE)
 
 
@@ -226,8 +246,9 @@ class TableBankApi(flask_smorest.Api):
             {
                 "description": "The store is full or unavailable (`storage_unavailable`; the "
                 "write was rolled back whole: send it again, with the same Idempotency-Key), "
-                "or, for an import, every import slot stayed taken (`busy`): try again after "
-                "`Retry-After` seconds.",
+                "or, for an import or a read of a long log (replay, export, verify, fair play, "
+                "a statement, a filtered page), every slot stayed taken (`busy`): try again "
+                "after `Retry-After` seconds.",
                 "headers": {
                     "Retry-After": {
                         "description": "seconds to wait",
