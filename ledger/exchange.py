@@ -202,59 +202,51 @@ def _header_game(header: dict[str, Any]) -> Game:
 def _replay_imported(
     game: Game, seq: int, txn: Any, setup: list[str], history: History, records: Records
 ) -> None:
-    """Record one transaction of the log again, and refuse it unless it comes out the same.
-
-    A transaction recorded again equal to the log's, its hash included, proves that hash right
-    (the hash recorded is over the same fields): the hash is computed on its own only to say
-    why a transaction is refused, a mismatch first (a tenth of an import's time, saved)."""
+    """Record one transaction of the log again, and refuse it unless it comes out the same."""
     if not isinstance(txn, dict) or txn.get("seq") != seq:
         raise LogInvalid(f"transaction {seq} is missing or out of order", seq=seq)
-    head = game.state["head"]
-
-    def refused(why: str, **extra: Any) -> LogInvalid:
-        if chain_hash(head, txn) != txn.get("hash"):
-            return LogInvalid(f"transaction {seq} does not match its hash", seq=seq)
-        return LogInvalid(f"transaction {seq} {why}", seq=seq, **extra)
-
+    if chain_hash(game.state["head"], txn) != txn.get("hash"):
+        raise LogInvalid(f"transaction {seq} does not match its hash", seq=seq)
     expected = setup[seq - 1] if seq <= len(setup) else None
     request = txn.get("request")
     if not isinstance(request, dict) or (
         txn.get("type") != expected and (expected or txn.get("type") in SETUP_TYPES)
     ):
-        raise refused("is not where set-up belongs")
+        raise LogInvalid(f"transaction {seq} is not where set-up belongs", seq=seq)
     body = {**request, "type": txn["type"]}
     if txn.get("memo") is not None:
         body["memo"] = txn["memo"]
     by = str(txn.get("by"))
-    why = _recorded_by_why(game, body, by, expected is not None, records)
-    if why is not None:
-        raise refused(f"cannot be as recorded: {why}", field="by")
+    _check_recorded_by(game, seq, body, by, expected is not None, records)
     try:
         again = game.record(body, by=by, at=str(txn.get("at")), history=history)
     except (LedgerError, KeyError, TypeError, ValueError, AttributeError) as err:
         detail = err.detail if isinstance(err, LedgerError) else repr(err)
-        raise refused(f"breaks the rules: {detail}") from None
+        raise LogInvalid(f"transaction {seq} breaks the rules: {detail}", seq=seq) from None
     if again != {k: v for k, v in txn.items() if k != "voided_by"}:
-        raise refused("differs from what the rules give")
+        raise LogInvalid(f"transaction {seq} differs from what the rules give", seq=seq)
 
 
-def _recorded_by_why(
-    game: Game, body: dict[str, Any], by: str, setup: bool, records: Records
-) -> str | None:
-    """Why a transaction cannot have been recorded by ``by`` here (None if it can): set-up by
-    anyone but the banker (the ledger records it for the banker), anything by someone who is
+def _check_recorded_by(
+    game: Game, seq: int, body: dict[str, Any], by: str, setup: bool, records: Records
+) -> None:
+    """Refuse a transaction recorded by someone who could not have recorded it here: set-up
+    by anyone but the banker (the ledger records it for the banker), anything by someone who is
     neither the banker nor a player of the game, or by a player beyond the type's right."""
     if by == "banker":
-        return None
+        return
     if setup:
-        return f"it is set-up, which only the banker records, not {by!r}"
-    if by not in game.state["players"]:
-        return f"{by!r} recorded it, who is neither the banker nor a player of this game"
-    try:
-        check_may_record(body, by, records)
-    except Forbidden as refused:
-        return f"{by} recorded it, who may not: {refused.detail}"
-    return None
+        why = f"it is set-up, which only the banker records, not {by!r}"
+    elif by not in game.state["players"]:
+        why = f"{by!r} recorded it, who is neither the banker nor a player of this game"
+    else:
+        try:
+            check_may_record(body, by, records)
+        except Forbidden as refused:
+            why = f"{by} recorded it, who may not: {refused.detail}"
+        else:
+            return
+    raise LogInvalid(f"transaction {seq} cannot be as recorded: {why}", seq=seq, field="by")
 
 
 def verify_document(document: Any) -> dict[str, Any]:
