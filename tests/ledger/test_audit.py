@@ -13,7 +13,7 @@ from uuid import UUID
 import pytest
 from ledger_helpers import Table
 
-from ledger.application import TableBank
+from ledger.application import TableBank, verify_document
 from ledger.errors import LedgerError
 
 
@@ -199,6 +199,32 @@ def test_a_tampered_export_is_refused_at_the_first_bad_seq(
     with pytest.raises(LedgerError) as caught:
         table.bank.import_game(doc)
     assert (caught.value.code, caught.value.extra["seq"]) == ("log_invalid", seq)
+
+
+@pytest.mark.parametrize(
+    ("path", "value"),
+    [(("postings", 0, "amount"), 400.0), (("basis", "price"), 400.0), (("seq",), 4.0)],
+)
+def test_an_export_changed_to_a_value_equal_but_not_the_same_text_does_not_verify(
+    table: Table, path: tuple[object, ...], value: object
+) -> None:
+    # 400.0 for Boardwalk's 400 compares equal as Python data, and the rules give the same
+    # transaction again; but it is not the text the hash covers: the log was changed.
+    table.record("buy", player="p1", property="boardwalk")
+    doc = copy.deepcopy(table.bank.export(table.id))
+    node = doc["transactions"][3]
+    for step in path[:-1]:
+        node = node[step]
+    node[path[-1]] = value
+    with pytest.raises(LedgerError) as caught:
+        table.bank.import_game(doc)
+    assert caught.value.code == "log_invalid"
+    assert caught.value.detail == "transaction 4 does not match its hash"
+    assert verify_document(doc) == {
+        "ok": False,
+        "seq": 4,
+        "detail": "transaction 4 does not match its hash",
+    }
 
 
 def test_an_export_with_rehashed_forged_amount_is_refused_by_the_rules(table: Table) -> None:
