@@ -123,6 +123,7 @@ def printable(text: str) -> str:
 @audit_blp.route("/accounts/<account>/statement")
 class Statement(MethodView):
     @audit_blp.response(200, StatementSchema)
+    @audit_blp.doc(operationId="get_statement")
     def get(self, game: UUID, account: str) -> Any:
         """Every posting into or out of one account, signed, with the running balance."""
         return heavy(game, lambda: tablebank().statement_job(game, account))
@@ -131,6 +132,7 @@ class Statement(MethodView):
 @audit_blp.route("/replay")
 class Replay(MethodView):
     @audit_blp.response(200, ReplaySchema)
+    @audit_blp.doc(operationId="replay_game")
     def get(self, game: UUID) -> Any:
         """One step per transaction, with every balance and net worth after it."""
         return heavy(game, lambda: tablebank().replay_job(game))
@@ -139,6 +141,7 @@ class Replay(MethodView):
 @audit_blp.route("/verify")
 class Verify(MethodView):
     @audit_blp.response(200, VerificationSchema)
+    @audit_blp.doc(operationId="verify_game")
     def get(self, game: UUID) -> Any:
         """Recompute the hash chain; ``head`` is the hash to note and compare later."""
         return heavy(game, lambda: tablebank().verify_job(game))
@@ -147,6 +150,7 @@ class Verify(MethodView):
 @audit_blp.route("/export")
 class Export(MethodView):
     @audit_blp.response(200, ExportSchema)
+    @audit_blp.doc(operationId="export_game")
     def get(self, game: UUID) -> Any:
         """The whole log with each transaction's hash, to keep or import elsewhere; no tokens."""
         return heavy(game, lambda: tablebank().export_job(game))
@@ -159,6 +163,7 @@ class Import(MethodView):
     @import_blp.response(201, CreatedGameSchema)
     @import_blp.alt_response(413, description="A body over 32 MiB.")
     @import_blp.alt_response(429, description="Too many games created from this address.")
+    @import_blp.doc(operationId="import_game")
     def post(self, document: dict[str, Any], _query: dict[str, Any]) -> Any:
         """A new game from an exported log, every transaction checked again; new tokens."""
         rebuilt = cpu_pool().run(checked_rebuild, tablebank(), document)

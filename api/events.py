@@ -54,6 +54,7 @@ class Events(MethodView):
         description="Too many open streams: 10 a token, 200 a game, 50 a client address "
         "(`too_many_streams`).",
     )
+    @game_blp.doc(operationId="stream_events")
     def get(self, query: dict[str, Any], headers: dict[str, Any], game: UUID) -> Any:
         """The game's transactions as they are recorded, by any process of the server."""
         headers_of_a_stream = {"Cache-Control": "no-store", "X-Accel-Buffering": "no"}

@@ -17,6 +17,7 @@ from schemas.fairplay import FairPlaySchema
 @audit_blp.route("/fairplay")
 class FairPlay(MethodView):
     @audit_blp.response(200, FairPlaySchema)
+    @audit_blp.doc(operationId="get_fairplay")
     def get(self, game: UUID) -> Any:
         """The transactions that look like asset dumping or propping up; they change nothing."""
         return heavy(game, lambda: tablebank().fairplay_job(game))

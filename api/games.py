@@ -50,6 +50,7 @@ class Games(MethodView):
     @games_blp.arguments(NoQuerySchema, location="query", unknown=RAISE)
     @games_blp.response(201, CreatedGameSchema)
     @games_blp.alt_response(429, description="Too many games created from this address.")
+    @games_blp.doc(operationId="create_game")
     def post(self, body: dict[str, Any], _query: dict[str, Any]) -> Any:
         """Create a game: seat the players, pay their starting cash, issue tokens (shown once)."""
         created = tablebank().create_game(**body)
@@ -63,6 +64,7 @@ class Games(MethodView):
     @games_blp.arguments(GameListQuerySchema, location="query", unknown=RAISE)
     @games_blp.response(200, GameListSchema)
     @games_blp.alt_response(401, description="The server has an admin token; this is not it.")
+    @games_blp.doc(operationId="list_games")
     def get(self, query: dict[str, Any]) -> Any:
         """The games this server holds, a page at a time: never their money or tokens.
 
@@ -74,6 +76,7 @@ class Games(MethodView):
 class Game(MethodView):
     @game_blp.arguments(AsOfQuerySchema, location="query", unknown=RAISE)
     @game_blp.response(200, GameSchema)
+    @game_blp.doc(operationId="get_game")
     def get(self, query: dict[str, Any], game: UUID) -> Any:
         """The game now, or as it stood right after transaction ``seq``."""
         view = tablebank().game(game, query.get("seq"))
@@ -83,6 +86,7 @@ class Game(MethodView):
 @game_blp.route("/ruleset")
 class GameRuleSet(MethodView):
     @game_blp.response(200, RuleSetSchema)
+    @game_blp.doc(operationId="get_game_ruleset")
     def get(self, game: UUID) -> Any:
         """The game's own rule set, built in or from its ``ruleset_document``."""
         return tablebank().game_ruleset(game)
@@ -91,6 +95,7 @@ class GameRuleSet(MethodView):
 @game_blp.route("/players/<player>/liquidation")
 class Liquidation(MethodView):
     @game_blp.response(200, LiquidationSchema)
+    @game_blp.doc(operationId="get_liquidation")
     def get(self, game: UUID, player: str) -> Any:
         """What the player could raise by selling every building and mortgaging every deed."""
         return tablebank().liquidation(game, player)

@@ -15,6 +15,7 @@ health_blp = Blueprint("health", __name__, description="Liveness.")
 @health_blp.route("/healthz")
 class Health(MethodView):
     @health_blp.response(200, HealthSchema)
+    @health_blp.doc(operationId="get_health")
     def get(self) -> Any:
         """The server is up."""
         return {"status": "ok"}

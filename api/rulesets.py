@@ -18,6 +18,7 @@ rulesets_blp = Blueprint(
 @rulesets_blp.route("")
 class RuleSets(MethodView):
     @rulesets_blp.response(200, RuleSetListSchema)
+    @rulesets_blp.doc(operationId="list_rulesets")
     def get(self) -> Any:
         """Every built-in rule set, whole."""
         return {"items": tablebank().rulesets()}
@@ -27,6 +28,7 @@ class RuleSets(MethodView):
 class RuleSet(MethodView):
     @rulesets_blp.response(200, RuleSetSchema)
     @rulesets_blp.alt_response(404, description="No rule set of that name.")
+    @rulesets_blp.doc(operationId="get_ruleset")
     def get(self, name: str) -> Any:
         """One rule set: its board, deeds (with their ids), parameters and options."""
         return tablebank().ruleset(name)

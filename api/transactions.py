@@ -46,6 +46,7 @@ class Transactions(MethodView):
     @transactions_blp.arguments(TransactionRequestSchema)
     @transactions_blp.response(201, TransactionSchema)
     @transactions_blp.alt_response(200, schema=TransactionSchema, description="a dry run")
+    @transactions_blp.doc(operationId="record_transaction")
     def post(
         self, query: dict[str, Any], headers: dict[str, str], body: dict[str, Any], game: UUID
     ) -> Any:
@@ -62,6 +63,7 @@ class Transactions(MethodView):
 
     @transactions_blp.arguments(TransactionQuerySchema, location="query", unknown=RAISE)
     @transactions_blp.response(200, TransactionPageSchema)
+    @transactions_blp.doc(operationId="list_transactions")
     def get(self, query: dict[str, Any], game: UUID) -> Any:
         """The transactions in seq order, filtered, a page at a time."""
         after = query.get("after") or 0
@@ -96,6 +98,7 @@ def recorded_headers(game: UUID, seq: int, head: str, *, replayed: bool) -> dict
 @transactions_blp.route(f"/<int(max={MAX_SEQ}):seq>")
 class Transaction(MethodView):
     @transactions_blp.response(200, TransactionSchema)
+    @transactions_blp.doc(operationId="get_transaction")
     def get(self, game: UUID, seq: int) -> Any:
         """One transaction by its seq."""
         return tablebank().transaction(game, seq)

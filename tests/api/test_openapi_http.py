@@ -204,3 +204,37 @@ def test_a_rule_set_documents_its_parameter_count_and_null_values(document):
     # null is a value of its own: no limit to houses (Millionaire Elite), no clock (minutes).
     assert parameters["additionalProperties"] == {}
     assert option == {"description": "null: a minutes option with no clock"}
+
+
+# API.md v1.2, "The OpenAPI document": a stable operationId on every operation, for clients
+# generated from the document (names like post_api_v1_games_game_transactions otherwise).
+OPERATION_IDS = {
+    ("post", "/api/v1/games"): "create_game",
+    ("get", "/api/v1/games"): "list_games",
+    ("post", "/api/v1/games/import"): "import_game",
+    ("get", "/api/v1/games/{game}"): "get_game",
+    ("get", "/api/v1/games/{game}/ruleset"): "get_game_ruleset",
+    ("get", "/api/v1/games/{game}/players/{player}/liquidation"): "get_liquidation",
+    ("get", "/api/v1/games/{game}/events"): "stream_events",
+    ("post", "/api/v1/games/{game}/transactions"): "record_transaction",
+    ("get", "/api/v1/games/{game}/transactions"): "list_transactions",
+    ("get", "/api/v1/games/{game}/transactions/{seq}"): "get_transaction",
+    ("get", "/api/v1/games/{game}/accounts/{account}/statement"): "get_statement",
+    ("get", "/api/v1/games/{game}/replay"): "replay_game",
+    ("get", "/api/v1/games/{game}/verify"): "verify_game",
+    ("get", "/api/v1/games/{game}/export"): "export_game",
+    ("get", "/api/v1/games/{game}/fairplay"): "get_fairplay",
+    ("get", "/api/v1/rulesets"): "list_rulesets",
+    ("get", "/api/v1/rulesets/{name}"): "get_ruleset",
+    ("get", "/healthz"): "get_health",
+}
+
+
+def test_every_operation_has_its_stable_operation_id(document):
+    got = {
+        (method, path): operation.get("operationId")
+        for path, operations in document["paths"].items()
+        for method, operation in operations.items()
+        if method in ("get", "post", "put", "patch", "delete")
+    }
+    assert got == OPERATION_IDS  # the names API.md gives among them: create_game, get_game…
