@@ -15,6 +15,7 @@ from typing import Any
 
 from marshmallow import INCLUDE, RAISE, Schema, ValidationError, fields, validate, validates_schema
 
+from schemas.answers import answer
 from schemas.fields import (
     TEXT_CONTROLS,
     StoredName,
@@ -28,6 +29,7 @@ from schemas.games import MAX_PLAYERS
 from schemas.transactions import TransactionSchema, request_errors
 
 
+@answer()
 class StatementItemSchema(Schema):
     seq = fields.Integer()
     type = fields.String()
@@ -38,12 +40,14 @@ class StatementItemSchema(Schema):
     balance = fields.Integer(metadata={"description": "the account's balance after this item"})
 
 
+@answer()
 class StatementSchema(Schema):
     account = fields.String()
     items = fields.List(fields.Nested(StatementItemSchema))
     balance = fields.Integer()
 
 
+@answer()
 class ReplayStepSchema(Schema):
     seq = fields.Integer()
     transaction = fields.Nested(TransactionSchema)
@@ -53,10 +57,12 @@ class ReplayStepSchema(Schema):
     )
 
 
+@answer()
 class ReplaySchema(Schema):
     steps = fields.List(fields.Nested(ReplayStepSchema))
 
 
+@answer("seq")
 class VerificationSchema(Schema):
     ok = fields.Boolean()
     transactions = fields.Integer(metadata={"description": "how many hashes check out"})
@@ -64,6 +70,7 @@ class VerificationSchema(Schema):
     seq = fields.Integer(metadata={"description": "when not ok: the first transaction that fails"})
 
 
+@answer()
 class ExportedGameSchema(Schema):
     name = fields.String()
     ruleset = fields.Dict(metadata={"description": "the rule set's whole document"})
@@ -72,6 +79,7 @@ class ExportedGameSchema(Schema):
     created = fields.String(metadata={"description": "RFC 3339 UTC"})
 
 
+@answer()
 class ExportSchema(Schema):
     format = fields.String(metadata={"description": "tablebank-log/1"})
     game = fields.Nested(ExportedGameSchema)

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from marshmallow import Schema, fields
 
+from schemas.answers import answer
 
+
+@answer()
 class DisputeEntrySchema(Schema):
     seq = fields.Integer(metadata={"description": "the dispute's own seq"})
     about = fields.Integer(metadata={"description": "the seq of the transaction disputed"})

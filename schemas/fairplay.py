@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from marshmallow import Schema, fields
 
+from schemas.answers import answer
 
+
+@answer()
 class FairPlayFlagSchema(Schema):
     seq = fields.Integer(metadata={"description": "the transaction flagged"})
     rule = fields.String(
@@ -20,5 +23,6 @@ class FairPlayFlagSchema(Schema):
     )
 
 
+@answer()
 class FairPlaySchema(Schema):
     flags = fields.List(fields.Nested(FairPlayFlagSchema))

@@ -7,6 +7,7 @@ from typing import Any
 
 from marshmallow import RAISE, Schema, ValidationError, fields, validate, validates_schema
 
+from schemas.answers import answer
 from schemas.disputes import DisputeEntrySchema
 from schemas.fields import MAX_AMOUNT, MAX_ID, MAX_SEQ, Name, ident, names
 from schemas.rulesets import RuleSetDocumentSchema
@@ -84,6 +85,7 @@ class AsOfQuerySchema(Schema):
     )
 
 
+@answer("shares", "policies", "tax_exempt")
 class PlayerSchema(Schema):
     id = fields.String()
     name = fields.String()
@@ -101,6 +103,7 @@ class PlayerSchema(Schema):
     )
 
 
+@answer()
 class PropertySchema(Schema):
     owner = fields.String(metadata={"description": "'bank' or a player"})
     mortgaged = fields.Boolean()
@@ -108,17 +111,20 @@ class PropertySchema(Schema):
     hotel = fields.Boolean()
 
 
+@answer()
 class SupplySchema(Schema):
     houses = fields.Integer(allow_none=True, metadata={"description": "null: no limit"})
     hotels = fields.Integer(allow_none=True, metadata={"description": "null: no limit"})
 
 
+@answer()
 class StandingSchema(Schema):
     player = fields.String()
     score = fields.Integer()
     rank = fields.Integer()
 
 
+@answer("ends_at", "share_price", "entered_figures", "disputes", "standings")
 class GameSchema(Schema):
     id = fields.String()
     name = fields.String()
@@ -163,6 +169,7 @@ class GameSchema(Schema):
     )
 
 
+@answer("ends_at", "share_price", "entered_figures", "disputes", "standings")
 class CreatedGameSchema(GameSchema):
     banker_token = fields.String(metadata={"description": "shown once"})
     tokens = fields.Dict(
@@ -170,6 +177,7 @@ class CreatedGameSchema(GameSchema):
     )
 
 
+@answer()
 class GameSummarySchema(Schema):
     id = fields.String()
     name = fields.String()
@@ -178,6 +186,7 @@ class GameSummarySchema(Schema):
     created = fields.String()
 
 
+@answer()
 class GameListSchema(Schema):
     items = fields.List(fields.Nested(GameSummarySchema))
     next = fields.String(
@@ -193,6 +202,7 @@ class GameListQuerySchema(Schema):
     limit = fields.Integer(load_default=100, validate=validate.Range(min=1, max=1000))
 
 
+@answer()
 class BuildingsValueSchema(Schema):
     property = fields.String()
     houses = fields.Integer()
@@ -200,11 +210,13 @@ class BuildingsValueSchema(Schema):
     amount = fields.Integer()
 
 
+@answer()
 class MortgageValueSchema(Schema):
     property = fields.String()
     amount = fields.Integer()
 
 
+@answer()
 class LiquidationSchema(Schema):
     player = fields.String()
     cash = fields.Integer()

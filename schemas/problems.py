@@ -11,11 +11,13 @@ from typing import Any
 from marshmallow import INCLUDE, Schema, fields
 
 from ledger.refusals import ID_KINDS, LEVELS, PARAMS, REASON, REFUSALS, Case, Refusal
+from schemas.answers import answer
 
 REFUSAL = "Refusal"
 SCHEMAS = "#/components/schemas/"
 
 
+@answer("params", "errors", "seq", "field")
 class ProblemSchema(Schema):
     class Meta:
         unknown = INCLUDE  # a problem carries more members, e.g. shortfall and can_raise

@@ -15,6 +15,7 @@ from typing import Any, ClassVar
 from marshmallow import RAISE, Schema, ValidationError, fields, validate, validates_schema
 
 from ledger.transactions import RECORDABLE
+from schemas.answers import answer
 from schemas.fields import MAX_SEQ, Bool, Int, Text, ident, money, one_of
 
 DECKS = ("chance", "community_chest")
@@ -519,12 +520,14 @@ class WriteQuerySchema(Schema):
     )
 
 
+@answer()
 class PostingSchema(Schema):
     from_ = fields.String(data_key="from", attribute="from")
     to = fields.String()
     amount = fields.Integer(metadata={"description": "always positive"})
 
 
+@answer()
 class TransactionSchema(Schema):
     seq = fields.Integer()
     type = fields.String()
@@ -542,6 +545,7 @@ class TransactionSchema(Schema):
     hash = fields.String(allow_none=True, metadata={"description": "null in a dry run"})
 
 
+@answer()
 class TransactionPageSchema(Schema):
     items = fields.List(fields.Nested(TransactionSchema))
     next = fields.String(

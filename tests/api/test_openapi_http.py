@@ -238,3 +238,28 @@ def test_every_operation_has_its_stable_operation_id(document):
         if method in ("get", "post", "put", "patch", "delete")
     }
     assert got == OPERATION_IDS  # the names API.md gives among them: create_game, get_game…
+
+
+def test_answers_list_the_fields_every_one_of_them_carries_as_required(document):
+    # API.md v1.2: "every response schema lists its required fields" (a generated client made
+    # every field of Game, Transaction and Player optional). What an answer may leave out:
+    # a game's clock, shares, entered figures, disputes and standings; a player's shares,
+    # policies and exemption; a verification's failing seq; a problem's own members.
+    schemas = document["components"]["schemas"]
+    assert set(schemas["Game"]["required"]) == {
+        "id", "name", "ruleset", "status", "version", "created", "options", "balances",
+        "players", "properties", "bank", "jail_cards", "turn", "ious", "last_seq", "head",
+    }  # fmt: skip
+    assert set(schemas["Player"]["required"]) == {
+        "id", "name", "cash", "net_worth", "bankrupt", "jail_cards", "in_jail",
+    }  # fmt: skip
+    assert set(schemas["Transaction"]["required"]) == {
+        "seq", "type", "at", "by", "memo", "request", "postings", "changes", "basis",
+        "balances", "voided_by", "hash",
+    }  # fmt: skip
+    assert set(schemas["Verification"]["required"]) == {"ok", "transactions", "head"}
+    assert set(schemas["Problem"]["required"]) == {"type", "title", "status", "detail", "code"}
+    assert set(schemas["CreatedGame"]["required"]) == set(schemas["Game"]["required"]) | {
+        "banker_token",
+        "tokens",
+    }
