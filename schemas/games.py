@@ -85,6 +85,10 @@ class AsOfQuerySchema(Schema):
     )
 
 
+# What a game's status is: played, or ended (by finish, its clock, or its bankruptcies).
+GAME_STATUSES = ("active", "finished")
+
+
 @answer("shares", "policies", "tax_exempt")
 class PlayerSchema(Schema):
     id = fields.String()
@@ -129,7 +133,7 @@ class GameSchema(Schema):
     id = fields.String()
     name = fields.String()
     ruleset = fields.String()
-    status = fields.String(metadata={"description": "active or finished"})
+    status = fields.String(validate=validate.OneOf(GAME_STATUSES))
     version = fields.String(metadata={"description": "opaque; the ETag"})
     created = fields.String(metadata={"description": "RFC 3339 UTC"})
     ends_at = fields.String(
@@ -182,7 +186,7 @@ class GameSummarySchema(Schema):
     id = fields.String()
     name = fields.String()
     ruleset = fields.String()
-    status = fields.String()
+    status = fields.String(validate=validate.OneOf(GAME_STATUSES))
     created = fields.String()
 
 

@@ -14,7 +14,7 @@ from typing import Any, ClassVar
 
 from marshmallow import RAISE, Schema, ValidationError, fields, validate, validates_schema
 
-from ledger.transactions import RECORDABLE
+from ledger.transactions import RECORDABLE, SETUP_TYPES
 from schemas.answers import answer
 from schemas.fields import MAX_SEQ, Bool, Int, Text, ident, money, one_of
 
@@ -530,7 +530,8 @@ class PostingSchema(Schema):
 @answer()
 class TransactionSchema(Schema):
     seq = fields.Integer()
-    type = fields.String()
+    # Every declared type, set-up included: the log holds both (an enum for generated clients).
+    type = fields.String(validate=validate.OneOf(sorted(RECORDABLE | SETUP_TYPES)))
     at = fields.String(allow_none=True, metadata={"description": "RFC 3339 UTC; null in a dry run"})
     by = fields.String(metadata={"description": "'banker' or the player who recorded it"})
     memo = fields.String(allow_none=True)

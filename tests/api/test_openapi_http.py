@@ -263,3 +263,13 @@ def test_answers_list_the_fields_every_one_of_them_carries_as_required(document)
         "banker_token",
         "tokens",
     }
+
+
+def test_transaction_types_and_game_statuses_are_enums(document):
+    schemas = document["components"]["schemas"]
+    # Every type a client records, and those the ledger records at creation (in every log).
+    setup = {"starting_cash", "deal", "pot_seed"}
+    types = schemas["Transaction"]["properties"]["type"]["enum"]
+    assert set(types) == TRANSACTION_TYPES | setup
+    for name in ("Game", "GameSummary"):
+        assert schemas[name]["properties"]["status"]["enum"] == ["active", "finished"]
