@@ -30,6 +30,21 @@ REFUSAL_RESPONSE = REFUSAL  # a 409: a rule refusal, described code by code
 RATE_LIMITED_RESPONSE = "RateLimited"  # a 429, with the Retry-After that says how long
 UNAVAILABLE_RESPONSE = "Unavailable"  # a 503, with the Retry-After that says how long
 GAMES_PATH = "/api/v1/games"  # the operations under it use the store
+VERSION_HEADER = "Version"  # the header component of an ETag: the game's version
+# Every answer to a request with a token, and the answer that hands out a new game's tokens.
+NO_STORE_HEADER = {
+    "description": "`no-store`: no cache, a shared device's or a proxy's, keeps the answer",
+    "required": True,
+    "schema": {"type": "string", "enum": ["no-store"]},
+}
+# The body of the event stream: server-sent events, one a transaction.
+EVENT_STREAM = {
+    "type": "string",
+    "description": "Server-sent events: for each transaction `id: <seq>`, `event: "
+    "transaction` and `data: ` the transaction as a POST answered it (the Transaction "
+    "schema, one line of JSON), then a blank line; a comment (`: keep-alive`) at least every "
+    "15 s; `retry: 2000` first.",
+}
 BEARER = "bearer"  # the security scheme: a banker's or player's token of the game in the path
 NOT_JSON = "Send the body as JSON, with Content-Type: application/json."
 # A JSON escape of a surrogate: the only way one gets into a body (UTF-8 cannot carry it), as a
@@ -161,7 +176,7 @@ class ProblemResponsesPlugin(BasePlugin):
                 elif str(status)[0] in "45":
                     responses[status] = PROBLEM_RESPONSE
                 elif str(status)[0] == "2" and (about_a_game or method == "post"):
-                    responses[status].setdefault("headers", {})["ETag"] = "ETAG"
+                    responses[status].setdefault("headers", {})["ETag"] = VERSION_HEADER
             # Every body is read against a size limit (64 KiB; an import 32 MiB): 413 over it.
             errors = ["413", "422"] if method == "post" else []
             if about_a_game:
@@ -178,6 +193,27 @@ class ProblemResponsesPlugin(BasePlugin):
                 responses.setdefault("503", UNAVAILABLE_RESPONSE)
             if about_a_game:
                 operation.setdefault("security", [{BEARER: []}])
+                for status, response in responses.items():
+                    if isinstance(response, dict) and str(status)[0] in "23":
+                        response.setdefault("headers", {})["Cache-Control"] = NO_STORE_HEADER
+            by_status = {str(status): response for status, response in responses.items()}
+            if path is not None and path.endswith("/events") and "200" in by_status:
+                by_status["200"]["content"] = {"text/event-stream": {"schema": EVENT_STREAM}}
+            if method == "post" and "201" in by_status:
+                headers = by_status["201"].setdefault("headers", {})
+                headers["Location"] = {
+                    "description": "where the new game or transaction lives",
+                    "required": True,
+                    "schema": {"type": "string"},
+                }
+                if about_a_game:
+                    headers["Idempotent-Replayed"] = {
+                        "description": "`true` when this is the answer an earlier request "
+                        "with the same Idempotency-Key and body was given; nothing recorded",
+                        "schema": {"type": "string", "enum": ["true"]},
+                    }
+                else:
+                    headers["Cache-Control"] = NO_STORE_HEADER  # the new game's tokens
             if about_a_game and method == "get" and not str(path).endswith("/events"):
                 # Every read of a game answers If-None-Match naming its version with 304.
                 operation.setdefault("parameters", []).append(
@@ -195,7 +231,7 @@ class ProblemResponsesPlugin(BasePlugin):
                     {
                         "description": "Not modified: the answer would carry the version "
                         "If-None-Match named; nothing in it.",
-                        "headers": {"ETag": "ETAG"},
+                        "headers": {"ETag": VERSION_HEADER},
                     },
                 )
             responses.setdefault("default", PROBLEM_RESPONSE)
@@ -218,6 +254,15 @@ class TableBankApi(flask_smorest.Api):
 
     def init_app(self, app: Any, *, spec_kwargs: dict[str, Any] | None = None) -> None:
         super().init_app(app, spec_kwargs=spec_kwargs)
+        self.spec.components.header(
+            VERSION_HEADER,
+            {
+                "description": 'The game\'s version, `"<version>"` (opaque; not its last seq): '
+                "what `If-Match` on a write and `If-None-Match` on a read name.",
+                "required": True,
+                "schema": {"type": "string"},
+            },
+        )
         self.spec.components.response(
             PROBLEM_RESPONSE,
             {

@@ -273,3 +273,24 @@ def test_transaction_types_and_game_statuses_are_enums(document):
     assert set(types) == TRANSACTION_TYPES | setup
     for name in ("Game", "GameSummary"):
         assert schemas[name]["properties"]["status"]["enum"] == ["active", "finished"]
+
+
+def test_the_headers_the_contract_names_are_declared(document):
+    paths = document["paths"]
+    recorded = paths["/api/v1/games/{game}/transactions"]["post"]["responses"]["201"]["headers"]
+    assert {"ETag", "Location", "Idempotent-Replayed", "Cache-Control"} <= set(recorded)
+    created = paths["/api/v1/games"]["post"]["responses"]["201"]["headers"]
+    assert {"ETag", "Location", "Cache-Control"} <= set(created)
+    assert created["Cache-Control"]["schema"]["enum"] == ["no-store"]
+    for path, operations in paths.items():
+        for method, operation in operations.items():
+            if "{game}" in path and method == "get":
+                assert "Cache-Control" in operation["responses"]["200"]["headers"], path
+    version = document["components"]["headers"]["Version"]
+    assert "version" in version["description"]
+
+
+def test_the_event_stream_answers_text_event_stream(document):
+    answer = document["paths"]["/api/v1/games/{game}/events"]["get"]["responses"]["200"]
+    assert list(answer["content"]) == ["text/event-stream"]
+    assert "event: transaction" in answer["content"]["text/event-stream"]["schema"]["description"]
