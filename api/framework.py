@@ -46,6 +46,7 @@ EVENT_STREAM = {
     "15 s; `retry: 2000` first.",
 }
 BEARER = "bearer"  # the security scheme: a banker's or player's token of the game in the path
+ADMIN = "admin"  # the server's admin token (tablebank serve --admin-token-file)
 NOT_JSON = "Send the body as JSON, with Content-Type: application/json."
 # A JSON escape of a surrogate: the only way one gets into a body (UTF-8 cannot carry it), as a
 # half of a pair (an escaped emoji) or alone.
@@ -196,6 +197,9 @@ class ProblemResponsesPlugin(BasePlugin):
                 for status, response in responses.items():
                     if isinstance(response, dict) and str(status)[0] in "23":
                         response.setdefault("headers", {})["Cache-Control"] = NO_STORE_HEADER
+            elif path == GAMES_PATH and method == "get":
+                # Open to all, but on a server with --admin-token-file only to that token.
+                operation.setdefault("security", [{}, {ADMIN: []}])
             by_status = {str(status): response for status, response in responses.items()}
             if path is not None and path.endswith("/events") and "200" in by_status:
                 by_status["200"]["content"] = {"text/event-stream": {"schema": EVENT_STREAM}}
@@ -313,6 +317,15 @@ class TableBankApi(flask_smorest.Api):
                 "the values of its `detail`. Or, with another `code` (`busy`, "
                 "`idempotency_in_progress`), nothing refused: try again.",
                 "content": {PROBLEM_JSON: {"schema": conflict_schema(PROBLEM_SCHEMA)}},
+            },
+        )
+        self.spec.components.security_scheme(
+            ADMIN,
+            {
+                "type": "http",
+                "scheme": "bearer",
+                "description": "The server's admin token, on a server started with "
+                "`--admin-token-file`: the list of games answers it only (401 otherwise).",
             },
         )
         self.spec.components.security_scheme(

@@ -122,6 +122,17 @@ class SupplySchema(Schema):
 
 
 @answer()
+class IouEntrySchema(Schema):
+    id = fields.String(
+        metadata={"description": "iou-<seq>: what iou_repay, iou_transfer and iou_forgive name"}
+    )
+    debtor = fields.String(metadata={"description": "the player who owes"})
+    holder = fields.String(metadata={"description": "the player owed now (a transfer moves it)"})
+    amount = fields.Integer(metadata={"description": "what the IOU was written for"})
+    outstanding = fields.Integer(metadata={"description": "what is still owed"})
+
+
+@answer()
 class StandingSchema(Schema):
     player = fields.String()
     score = fields.Integer()
@@ -153,7 +164,7 @@ class GameSchema(Schema):
         metadata={"description": "who holds each deck's card: 'deck' or a player"},
     )
     turn = fields.String(allow_none=True)
-    ious = fields.List(fields.Dict())
+    ious = fields.List(fields.Nested(IouEntrySchema), metadata={"description": "open IOUs"})
     disputes = fields.List(
         fields.Nested(DisputeEntrySchema), metadata={"description": "once a dispute is recorded"}
     )

@@ -86,6 +86,7 @@ def refusal_components(problem: str) -> dict[str, dict[str, Any]]:
         components[refusal_name(code)] = {
             "description": refusal.description
             + (" (reserved: not refused with yet)" if refusal.reserved else ""),
+            "allOf": [{"$ref": SCHEMAS + problem}],  # a client reads it whole: type, detail…
             "type": "object",
             "properties": {"code": {"const": code}, "params": params_schema(refusal)},
             "required": ["code", "params"],

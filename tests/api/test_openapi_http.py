@@ -169,7 +169,9 @@ def test_every_post_documents_the_body_size_limit(document):
         assert post["responses"]["413"] == {"$ref": "#/components/responses/Problem"}
 
 
-def test_every_operation_on_a_game_needs_its_bearer_token_and_no_other_does(document):
+def test_every_operation_on_a_game_needs_its_bearer_token_and_no_other_does_but_the_list(
+    document,
+):
     scheme = document["components"]["securitySchemes"]["bearer"]
     assert (scheme["type"], scheme["scheme"]) == ("http", "bearer")
 
@@ -178,6 +180,8 @@ def test_every_operation_on_a_game_needs_its_bearer_token_and_no_other_does(docu
             if method == "parameters":
                 continue
             expected = [{"bearer": []}] if "{game}" in path else None
+            if (method, path) == ("get", "/api/v1/games"):  # the admin token, where set
+                expected = [{}, {"admin": []}]
             assert operation.get("security") == expected, (method, path)
 
 
@@ -294,3 +298,17 @@ def test_the_event_stream_answers_text_event_stream(document):
     answer = document["paths"]["/api/v1/games/{game}/events"]["get"]["responses"]["200"]
     assert list(answer["content"]) == ["text/event-stream"]
     assert "event: transaction" in answer["content"]["text/event-stream"]["schema"]["description"]
+
+
+def test_refusals_are_problems_whole_and_ious_are_typed(document):
+    schemas = document["components"]["schemas"]
+    assert {"$ref": "#/components/schemas/Problem"} in schemas["RefusalNotOwner"]["allOf"]
+    iou = schemas["Game"]["properties"]["ious"]["items"]
+    assert iou == {"$ref": "#/components/schemas/IouEntry"}
+    assert set(schemas["IouEntry"]["required"]) == {
+        "id",
+        "debtor",
+        "holder",
+        "amount",
+        "outstanding",
+    }
