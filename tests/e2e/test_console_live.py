@@ -99,6 +99,37 @@ def test_a_server_without_the_stream_is_polled_instead(
     expect(page.get_by_test_id("net-banner")).to_have_count(0)
 
 
+def test_a_stream_refused_for_too_many_streams_comes_back_after_its_retry_after(
+    browser: Browser, server: Server, request: pytest.FixtureRequest
+) -> None:
+    # API.md v1.2: a token's 11th stream gets 429 too_many_streams with Retry-After. The page
+    # waits that long (here 3 s), not its usual 0.5, 1, 2 s back-off, then follows live.
+    page = new_page(browser, request)
+    attempts: list[float] = []
+
+    def refuse(route) -> None:  # type: ignore[no-untyped-def]
+        attempts.append(time.monotonic())
+        if len(attempts) == 1:
+            route.fulfill(
+                status=429,
+                headers={"Retry-After": "3", "Content-Type": "application/problem+json"},
+                body='{"code": "too_many_streams", "status": 429}',
+            )
+        else:
+            route.continue_()
+
+    page.route("**/api/v1/games/*/events", refuse)
+    game = new_game(server, "classic", ["Ann", "Bob"])
+    page.goto(f"{server.base}/play/{game['id']}#p=p2&token={game['tokens']['p2']}")
+    expect(page.get_by_test_id("my-cash")).to_have_text("$1,500")
+    following(page)
+
+    assert len(attempts) == 2
+    assert attempts[1] - attempts[0] >= 3.0  # the server's Retry-After, not 0.5 s
+    record(server, game, {"type": "payment", "from": "bank", "to": "p2", "amount": 200})
+    expect(page.get_by_test_id("my-cash")).to_have_text("$1,700")  # 1,500 + 200, live
+
+
 def test_banker_sees_a_payment_a_player_makes_from_their_phone(
     browser: Browser, server: Server, request: pytest.FixtureRequest
 ) -> None:

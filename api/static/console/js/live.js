@@ -3,9 +3,10 @@
 // and the token must never be in a URL, so the stream is read with fetch() and parsed here.
 //
 // A dropped stream comes back by itself with Last-Event-ID, the seq of the last transaction it
-// delivered, so nothing recorded meanwhile is missed. Attempts back off from 0.5 s to 10 s; the
-// state (connecting, live, reconnecting, offline) goes to listeners for the banner. A server
-// without the stream (404) is polled instead.
+// delivered, so nothing recorded meanwhile is missed. Attempts back off from 0.5 s to 10 s, or
+// wait the Retry-After of a refusal (429 too_many_streams: the token's other tabs hold its
+// streams; 503 busy); the state (connecting, live, reconnecting, offline) goes to listeners for
+// the banner. A server without the stream (404) is polled instead.
 
 const BASE = '/api/v1';
 const FIRST_DELAY_MS = 500;
@@ -16,10 +17,21 @@ const SILENCE_MS = 35000;
 const POLL_MS = 3000;
 // Failed attempts in a row after which "reconnecting" becomes "offline".
 const OFFLINE_AFTER = 2;
+// The longest a Retry-After is waited out; a longer one is taken as this.
+const MAX_RETRY_AFTER_S = 60;
 // What a server without the stream answers: poll it instead.
 const NO_STREAM = new Set([404, 405, 501]);
 
 class NoStream extends Error {}
+
+/** The server took the request and said when to come back (429 too_many_streams: this
+ * device's other tabs hold the token's streams; 503: busy): wait that long, not less. */
+class ComeBackLater extends Error {
+  constructor(status, seconds) {
+    super(`HTTP ${status}`);
+    this.ms = Math.min(seconds, MAX_RETRY_AFTER_S) * 1000;
+  }
+}
 
 /**
  * Server-sent events (the WHATWG event-stream format) from text in chunks of any size:
@@ -143,12 +155,14 @@ export class Live {
   async run() {
     while (!this.stopped) {
       let opened = false;
+      let later = 0;
       try {
         // A stream cut within a second of opening (a proxy that buffers, say) counts as a
         // failed attempt, so that it backs off rather than spinning.
         opened = (await this.follow()) >= 1000;
       } catch (err) {
         if (err instanceof NoStream && this.poll) { await this.polling(); return; }
+        if (err instanceof ComeBackLater) later = err.ms;
         // any other failure: the network, the server going away, a dead stream
       }
       if (this.stopped) return;
@@ -157,7 +171,8 @@ export class Live {
       this.failures = opened ? 0 : this.failures + 1;
       if (!this.failures) continue;
       this.setState(this.failures >= OFFLINE_AFTER ? 'offline' : 'reconnecting');
-      await this.pause(Math.min(FIRST_DELAY_MS * 2 ** (this.failures - 1), MAX_DELAY_MS));
+      const backoff = Math.min(FIRST_DELAY_MS * 2 ** (this.failures - 1), MAX_DELAY_MS);
+      await this.pause(Math.max(backoff, later));
     }
   }
 
@@ -172,6 +187,10 @@ export class Live {
       headers, cache: 'no-store', credentials: 'omit', signal: controller.signal,
     });
     if (NO_STREAM.has(response.status)) throw new NoStream(`HTTP ${response.status}`);
+    const retryAfter = Number(response.headers.get('Retry-After'));
+    if ((response.status === 429 || response.status === 503) && retryAfter > 0) {
+      throw new ComeBackLater(response.status, retryAfter);
+    }
     if (!response.ok || !response.body) throw new Error(`HTTP ${response.status}`);
     const opened = Date.now();
     this.setState('live');
