@@ -15,6 +15,13 @@ from schemas.answers import answer
 
 REFUSAL = "Refusal"
 SCHEMAS = "#/components/schemas/"
+# The members every refusal has, as ``ProblemSchema`` documents them.
+PROBLEM_MEMBERS: dict[str, Any] = {
+    "type": {"type": "string", "description": "a URI naming the kind of problem"},
+    "title": {"type": "string"},
+    "status": {"type": "integer", "const": 409},
+    "detail": {"type": "string", "description": "a human sentence"},
+}
 
 
 @answer("params", "errors", "seq", "field")
@@ -86,10 +93,15 @@ def refusal_components(problem: str) -> dict[str, dict[str, Any]]:
         components[refusal_name(code)] = {
             "description": refusal.description
             + (" (reserved: not refused with yet)" if refusal.reserved else ""),
-            "allOf": [{"$ref": SCHEMAS + problem}],  # a client reads it whole: type, detail…
             "type": "object",
-            "properties": {"code": {"const": code}, "params": params_schema(refusal)},
-            "required": ["code", "params"],
+            # The problem's own members too, so that a client reads a refusal whole (an allOf
+            # of the problem made a generated client's models collide on `params`).
+            "properties": {
+                **PROBLEM_MEMBERS,
+                "code": {"const": code},
+                "params": params_schema(refusal),
+            },
+            "required": ["type", "title", "status", "detail", "code", "params"],
         }
     return components
 

@@ -302,7 +302,9 @@ def test_the_event_stream_answers_text_event_stream(document):
 
 def test_refusals_are_problems_whole_and_ious_are_typed(document):
     schemas = document["components"]["schemas"]
-    assert {"$ref": "#/components/schemas/Problem"} in schemas["RefusalNotOwner"]["allOf"]
+    not_owner = schemas["RefusalNotOwner"]
+    assert set(not_owner["required"]) == {"type", "title", "status", "detail", "code", "params"}
+    assert not_owner["properties"]["code"] == {"const": "not_owner"}
     iou = schemas["Game"]["properties"]["ious"]["items"]
     assert iou == {"$ref": "#/components/schemas/IouEntry"}
     assert set(schemas["IouEntry"]["required"]) == {
