@@ -277,6 +277,11 @@ def test_a_finish_refused_for_an_open_dispute_offers_to_settle_it_first_then_fin
     expect(item).to_be_focused()
     expect(item).to_be_in_viewport()
     assert logged(server, game, "finish") == []
+    # A move arriving live draws the table again under the banker: the dispute stays with him.
+    record(server, game, {"type": "go_to_jail", "player": "p3"})  # Cy; no money moves
+    expect(table.locator(".badge.warn", has_text="In jail")).to_have_count(1)
+    expect(item).to_be_focused()
+    expect(item).to_be_in_viewport()
 
     # Settled (the rent stands), then the game finishes: Ann 1,150 cash + Boardwalk 400 =
     # 1,550; Cy 1,500; Bob 1,500 - 50 = 1,450.
@@ -293,7 +298,7 @@ def test_a_finish_refused_for_an_open_dispute_offers_to_settle_it_first_then_fin
     dialog.get_by_test_id("finish-now").click()
     expect(dialog).to_have_count(0)
     [finished] = logged(server, game, "finish")
-    assert finished["seq"] == seq + 2  # after the dispute_resolve
+    assert finished["seq"] == seq + 3  # after Cy's go_to_jail and the dispute_resolve
     final = state(server, game)
     assert final["status"] == "finished"
     assert [(s["player"], s["score"]) for s in final["standings"]] == [

@@ -800,8 +800,22 @@ async function tableScreen(ctx, {asOf = null, stale = () => false} = {}) {
   const turns = readOnly ? null : await turnsCard(ctx);
   if (stale()) return;
   const turnsOn = turns && !turns.classList.contains('turns-off');
+  // The dispute the banker was sent to stays in view and focused when the table is drawn
+  // again under it (a move arriving live), not lost with the old page.
+  const active = document.activeElement;
+  const onDispute = active?.matches?.('[data-testid=disputes] li.dispute') ? active.dataset.dispute : null;
   replace(main, head, asOf === null ? disputesPanel(ctx) : null, turnsOn ? turns : null, players, tableActions, turnsOn ? null : turns, boardView);
   if (asOf === null && ctx.spotlight) spotlightDispute(ctx);
+  else if (asOf === null && onDispute) keepOnDispute(onDispute);
+}
+
+/** Focus dispute `seq` again, in view, after a redraw (whatever its status now). */
+function keepOnDispute(seq) {
+  const item = main.querySelector(`[data-testid=disputes] li.dispute[data-dispute='${seq}']`);
+  if (!item) return;
+  item.tabIndex = -1;
+  item.scrollIntoView({block: 'nearest'});
+  item.focus({preventScroll: true});
 }
 
 /** The open dispute the banker was sent to (ctx.showDisputes), in view and focused (the item,
