@@ -4,9 +4,12 @@ table"; issue 20), on PostgreSQL, where the library tried a failed insert 10 tim
 A real ``tablebank serve`` (one worker: every write of every game goes through its group commit)
 on a PostgreSQL schema where a trigger fails every insert of one game's events with SQLSTATE
 53100 ``disk_full``, as a full disk would. Four tables write their own games meanwhile: their
-p99 stays what it was without the failing game, within 50 ms; the failing game's writes are
-each answered 503 ``storage_unavailable`` with ``Retry-After``, and once the trigger is dropped
-the same request is recorded. Before: the others waited with it (p50 3.8 s, max 7.5 s).
+p99 stays what it was without the failing game, within 250 ms: it was 13-17 ms more when this
+was written, but the 2 cores CI shares with browser tests move a p99 by tens of milliseconds
+from one moment to the next, and the retry loop this guards against cost 3.8 s. The failing
+game's writes are each answered 503 ``storage_unavailable`` with ``Retry-After``, and once the
+trigger is dropped the same request is recorded. Before: the others waited with it (p50 3.8 s,
+max 7.5 s).
 """
 
 from __future__ import annotations
@@ -27,7 +30,7 @@ pytestmark = pytest.mark.e2e
 
 TABLES = 4
 WRITES = 60  # each table's, one after another
-BOUND = 0.050  # seconds over the tables' p99 without the failing game
+BOUND = 0.250  # seconds over the tables' p99 without the failing game (see above)
 
 
 @pytest.fixture(scope="module")
