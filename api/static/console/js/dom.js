@@ -103,6 +103,10 @@ export function toast(message, {action, kind = 'info', timeout = 6000, move = fa
 // route changes), pushed when it opens. Closed any other way (its button, Escape, a move
 // recorded), its entry is taken back, so no back press is left that does nothing. A dialog
 // that closes while another opens in its place (a sheet opening a move) hands its entry on.
+// The console places the page itself (a dispute the banker is sent to, an error brought into
+// view): the browser's own restoring of the scroll when a dialog's entry is taken back came
+// after it, at a moment of its own, and sent the page back to where the dialog had opened.
+if ('scrollRestoration' in history) history.scrollRestoration = 'manual';
 const openDialogs = []; // the modal dialogs open, oldest first
 let entries = 0; // history entries pushed for them, the newest the current entry
 let syncing = false;
