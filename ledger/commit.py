@@ -122,10 +122,7 @@ class GroupCommit:
 
     def _commit(self, batch: list[_Write]) -> None:
         try:
-            now = time.monotonic()
-            self._quarantine = {g: t for g, t in self._quarantine.items() if t > now}
-            apart = [w for w in batch if self._quarantine.keys() & w.processing.aggregates.keys()]
-            together = [w for w in batch if w not in apart]
+            apart, together = self._apart(batch)
             if len(together) < 2 or not self._record_together(together):
                 apart = batch  # alone, or after a failed commit of several: all apart
             for write in apart:  # each to its own fate
@@ -153,6 +150,19 @@ class GroupCommit:
             self.writes += len(batch)
             for write in batch:
                 write.done = True
+
+    def _apart(self, batch: list[_Write]) -> tuple[list[_Write], list[_Write]]:
+        """The writes of games in quarantine, and the others (all of them, when none is)."""
+        if not self._quarantine:  # the common case: nothing to look at per write
+            return [], batch
+        now = time.monotonic()
+        self._quarantine = {g: t for g, t in self._quarantine.items() if t > now}
+        apart: list[_Write] = []
+        together: list[_Write] = []
+        for write in batch:
+            kept_out = self._quarantine.keys() & write.processing.aggregates.keys()
+            (apart if kept_out else together).append(write)
+        return apart, together
 
     def _record_together(self, batch: list[_Write]) -> bool:
         """Record the events of every write of ``batch`` in one store transaction; whether
