@@ -33,6 +33,7 @@ import getpass
 import os
 import sqlite3
 import stat
+import time
 import weakref
 from collections.abc import Sequence
 from pathlib import Path
@@ -80,6 +81,8 @@ POSTGRES_PARAMS = {
 }
 
 
+# How long a new database may stay locked by others while it is put into WAL mode.
+WAL_SWITCH_SECONDS = 5.0
 # SQLite's own bound on a database's pages, which ``cap_pages(None)`` puts back.
 SQLITE_MAX_PAGES = 1073741823
 # What a store raises while it is full or out of reach (see the module's docstring).
@@ -100,6 +103,8 @@ class DurableSQLiteConnectionPool(SQLiteConnectionPool):
         self._max_pages: int | None = None
 
     def _create_connection(self) -> SQLiteConnection:
+        if not self.is_sqlite_memory_mode and not self.is_journal_mode_wal:
+            self._into_wal()
         connection = super()._create_connection()
         raw: sqlite3.Connection = connection._sqlite_conn  # type: ignore[attr-defined]
         raw.execute("PRAGMA synchronous=FULL")
@@ -108,6 +113,32 @@ class DurableSQLiteConnectionPool(SQLiteConnectionPool):
         match_companions(Path(self.db_name))
         self._made.add(connection)
         return connection
+
+    def _into_wal(self) -> None:
+        """Put the database into WAL mode, waiting out the servers that start beside this one.
+
+        Switching a new file's journal to WAL needs it alone. SQLite answers "database is
+        locked" at once, without waiting its timeout, to whoever would otherwise deadlock: two
+        banks (workers) creating their tables on the same new file. The library's connection
+        then failed (1 start in 50 on a test of 6 together). WAL mode stays with the file, so
+        this is done once per database: later connections find it set."""
+        deadline = time.monotonic() + (self.lock_timeout or WAL_SWITCH_SECONDS)
+        pause = 0.005
+        with contextlib.closing(
+            sqlite3.connect(self.db_name, uri=True, timeout=self.lock_timeout or 5)
+        ) as raw:
+            while True:
+                try:
+                    (mode,) = raw.execute("PRAGMA journal_mode=WAL").fetchone()
+                except sqlite3.OperationalError as error:
+                    if "locked" not in str(error) or time.monotonic() > deadline:
+                        raise OperationalError(error) from error
+                    time.sleep(pause)
+                    pause = min(pause * 2, 0.1)
+                    continue
+                if str(mode).lower() == "wal":
+                    return
+                raise OperationalError(f"SQLite kept journal mode {mode!r}, not WAL")
 
     def cap_pages(self, pages: int | None) -> None:
         """Let the database grow to ``pages`` pages at most (``None``: as far as SQLite goes),
