@@ -8,7 +8,7 @@ end below zero. The field checkers below make the ledger refuse malformed input 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from ledger import rules
@@ -242,4 +242,9 @@ def names(body: Body, field: str) -> list[str]:
 
 def option(d: Draft, name: str) -> Any:
     """The game's value of a rule-set option."""
-    return d.options.get(name, d.rs.options.get(name, {}).get("default"))
+    return option_value(d.rs, d.options, name)
+
+
+def option_value(rs: RuleSet, options: Mapping[str, Any], name: str) -> Any:
+    """A game's value of a rule-set option: its own, or the rule set's default."""
+    return options.get(name, rs.options.get(name, {}).get("default"))

@@ -96,11 +96,8 @@ def refusal_components(problem: str) -> dict[str, dict[str, Any]]:
             "type": "object",
             # The problem's own members too, so that a client reads a refusal whole (an allOf
             # of the problem made a generated client's models collide on `params`).
-            "properties": {
-                **PROBLEM_MEMBERS,
-                "code": {"const": code},
-                "params": params_schema(refusal),
-            },
+            "properties": PROBLEM_MEMBERS
+            | {"code": {"const": code}, "params": params_schema(refusal)},
             "required": ["type", "title", "status", "detail", "code", "params"],
         }
     return components

@@ -21,7 +21,7 @@ from __future__ import annotations
 from eventsourcing.utils import register_topic
 
 from ledger.errors import InvalidField
-from ledger.transactions import (  # noqa: F401 - importing a family declares its types
+from ledger.transactions import (
     bankruptcy,
     buildings,
     corrections,
@@ -44,6 +44,7 @@ from ledger.transactions.declare import (
 __all__ = [
     "COMMON_REFUSALS",
     "NOT_VOIDABLE",
+    "ORDERED",
     "PLAYER_FIELDS",
     "RECORDABLE",
     "REGISTRY",
@@ -52,6 +53,17 @@ __all__ = [
     "TransactionType",
     "recordable",
 ]
+
+# The families in the order the API lists their types (docs/api.md's table, /moves).
+FAMILIES = [money, deeds, buildings, jail, trades, bankruptcy, ious, turns, elite, disputes]
+FAMILIES.append(corrections)
+ORDERED: tuple[str, ...] = tuple(
+    sorted(
+        REGISTRY,
+        key=lambda name: [f.__name__ for f in FAMILIES].index(REGISTRY[name].handler.__module__),
+    )
+)
+"""Every declared type: by family, then as each family declares them."""
 
 SETUP_TYPES = frozenset(name for name, t in REGISTRY.items() if t.setup)
 """Recorded by the ledger itself when a game is created; never sent by a client."""

@@ -12,6 +12,7 @@ from ledger import rules
 from ledger.draft import Body, Draft, names, whole
 from ledger.errors import InvalidField, RuleViolation
 from ledger.state import JAIL_DECKS
+from ledger.transactions import form as f
 from ledger.transactions.declare import TransactionRecorded, transaction
 from ledger.transactions.deeds import take_mortgaged
 from ledger.transactions.ious import pass_ious
@@ -22,7 +23,17 @@ class PlayerWentBankrupt(TransactionRecorded):
     """A bankruptcy and every transfer it causes."""
 
 
-@transaction("bankruptcy", PlayerWentBankrupt, refusals=["not_insolvent"])
+@transaction(
+    "bankruptcy",
+    PlayerWentBankrupt,
+    refusals=["not_insolvent"],
+    fields=[
+        f.player("debtor"),
+        f.account("creditor", choices=("bank",), description="'bank' or a player"),
+        f.amount("owed"),
+        f.deeds("unmortgage", description="mortgaged deeds the creditor lifts"),
+    ],
+)
 def declare_bankruptcy(d: Draft, body: Body) -> None:
     """Pass the insolvent debtor's cash, deeds, cards and IOUs to the creditor and seat them out."""
     debtor = d.player(body["debtor"])

@@ -12,7 +12,25 @@ from ledger import rules
 from ledger.draft import Body, Draft, option, whole
 from ledger.errors import InvalidField, RuleViolation
 from ledger.ruleset import Deed
+from ledger.transactions import form as f
 from ledger.transactions.declare import TransactionRecorded, transaction
+
+MAX_ORDERS = 20  # orders in one build or sale
+# One order: a street, and houses or a hotel on it (a build's, at an auctioned price).
+HOUSES = f.whole("houses", min=1, max=4)
+HOTEL = f.boolean("hotel")
+BUILD_ORDER = (
+    f.deed(),
+    HOUSES,
+    HOTEL,
+    f.amount("price", description="per building, when the banker auctioned them"),
+)
+SELL_ORDER = (
+    f.deed(),
+    HOUSES,
+    HOTEL,
+    f.boolean("break_down", description="hotel only: leave the houses it replaced"),
+)
 
 
 class BuildingsBought(TransactionRecorded):
@@ -77,6 +95,11 @@ def _check_even(d: Draft, slugs: set[str]) -> None:
         "uneven_building",
         "no_hotels_left",
         "no_houses_left",
+    ],
+    fields=[
+        f.deed(required=False),
+        *BUILD_ORDER[1:],
+        f.listing("orders", *BUILD_ORDER, required=False, max=MAX_ORDERS),
     ],
 )
 def buy_buildings(d: Draft, body: Body) -> None:
@@ -177,6 +200,11 @@ def buy_buildings(d: Draft, body: Body) -> None:
         "no_buildings",
         "no_houses_left",
         "uneven_building",
+    ],
+    fields=[
+        f.deed(required=False),
+        *SELL_ORDER[1:],
+        f.listing("orders", *SELL_ORDER, required=False, max=MAX_ORDERS),
     ],
 )
 def sell_buildings(d: Draft, body: Body) -> None:

@@ -13,6 +13,7 @@ from typing import Any
 from ledger.draft import Body, Draft, whole
 from ledger.errors import InvalidField, LedgerError, RuleViolation
 from ledger.state import State, apply_change
+from ledger.transactions import form as f
 from ledger.transactions.declare import REGISTRY, TransactionRecorded, transaction
 from ledger.transactions.disputes import open_dispute_of, open_disputes_about
 
@@ -29,6 +30,15 @@ class TransactionVoided(TransactionRecorded):
     voidable=False,
     refusals=["already_voided", "void_conflict", "unknown_dispute", "dispute_closed"],
     reads_table=False,
+    fields=[
+        f.seq(),
+        f.text("reason"),
+        f.seq(
+            "dispute",
+            required=False,
+            description="the open dispute about seq that this void resolves",
+        ),
+    ],
 )
 def void_transaction(d: Draft, body: Body) -> None:
     """Reverse transaction ``seq`` if every later one would still stand without it."""

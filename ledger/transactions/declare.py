@@ -24,9 +24,9 @@ with ``players=PlayerRight(...)``, whose check reads the game's records.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from eventsourcing.domain import Aggregate
 
@@ -34,10 +34,16 @@ from ledger.draft import Body, Draft
 from ledger.errors import InvalidField
 from ledger.refusals import REFUSALS
 from ledger.state import apply_transaction
+from ledger.transactions.form import Field
+
+if TYPE_CHECKING:
+    from ledger.ruleset import RuleSet
 
 Handler = Callable[[Draft, Body], None]
 # A seq -> the game's transaction record with that seq, or None if there is none.
 Records = Callable[[int], dict[str, Any] | None]
+# Whether a game of this rule set with these options offers a type at all (an option's type).
+Offered = Callable[["RuleSet", Mapping[str, Any]], bool]
 
 FORBIDDEN = "a player may record only a payment or rent out of his own account ({by})"
 
@@ -90,6 +96,10 @@ class TransactionType:
     # Whether its handler reads the table, so that a void of an earlier transaction must run
     # it again on the table without that one; if not (voids, disputes), its facts stand.
     reads_table: bool = True
+    # What a client sends (the set-up types: nothing), from which the request schema is built.
+    fields: tuple[Field, ...] = ()
+    # Whether a game offers the type at all, beyond its variant (None: always).
+    offered: Offered | None = None
 
     def may_record(self, body: Body, by: str, records: Records) -> bool:
         """Whether ``by`` ("banker" or a player id) may record this request."""
@@ -103,6 +113,12 @@ class TransactionType:
         if self.setup:
             return "the ledger"
         return "banker" if self.players is None else f"banker, or {self.players.who}"
+
+    def offered_in(self, rs: RuleSet, options: Mapping[str, Any]) -> bool:
+        """Whether a game of ``rs`` with ``options`` records this type at all."""
+        if rs.params["variant"] not in self.variants:
+            return False
+        return self.offered is None or self.offered(rs, options)
 
     def check_variant(self, variant: str) -> None:
         """Refuse the type in a game whose rule set does not have it."""
@@ -124,10 +140,21 @@ def transaction(
     players: PlayerRight | None = None,
     refusals: Iterable[str] = (),
     reads_table: bool = True,
+    fields: Iterable[Field] = (),
+    offered: Offered | None = None,
 ) -> Callable[[Handler], Handler]:
     """Declare the transaction type ``name``, recorded by the decorated handler as one
-    ``event``. Set-up types are never voidable; others are unless told. A player may record
-    it with his own id in ``player_field``, or as ``players`` says."""
+    ``event`` from a request of ``fields``. Set-up types are never voidable; others are unless
+    told. A player may record it with his own id in ``player_field``, or as ``players`` says.
+    ``offered`` says whether a game offers it at all (an option's type)."""
+    fields = tuple(fields)
+    names = [f.name for f in fields]
+    if len(set(names)) != len(names) or "type" in names or "memo" in names:
+        raise ValueError(f"{name}: its fields repeat a name, or take type or memo: {names}")
+    if player_field is not None and player_field not in names:
+        raise ValueError(f"{name}: player_field {player_field!r} is not one of its fields")
+    if setup and fields:
+        raise ValueError(f"{name}: a set-up type has no request fields")
     if player_field is not None:
         if players is not None:
             raise ValueError(f"{name}: a player_field or players, not both")
@@ -150,6 +177,8 @@ def transaction(
             refusals=tuple(refusals),
             players=players,
             reads_table=reads_table,
+            fields=fields,
+            offered=offered,
         )
         return handler
 

@@ -8,7 +8,13 @@ from __future__ import annotations
 from ledger import rules
 from ledger.draft import Body, Draft, names, option, whole
 from ledger.errors import InvalidField, RuleViolation
+from ledger.transactions import form as f
 from ledger.transactions.declare import TransactionRecorded, transaction
+
+ENTERED_PRICE = (
+    "the plot's printed price, where the rule set prints none and it was not entered before "
+    "(Millionaire Elite)"
+)
 
 
 class DeedsDealt(TransactionRecorded):
@@ -60,7 +66,10 @@ def check_first_lap(d: Draft, player: str) -> None:
 
 
 @transaction(
-    "buy", DeedBought, refusals=["unknown_property", "already_owned", "first_lap_not_done"]
+    "buy",
+    DeedBought,
+    refusals=["unknown_property", "already_owned", "first_lap_not_done"],
+    fields=[f.player(), f.deed(), f.amount("price", description=ENTERED_PRICE)],
 )
 def buy_deed(d: Draft, body: Body) -> None:
     """Sell a deed of the Bank to a player at its printed (or entered) price."""
@@ -90,6 +99,7 @@ def buy_deed(d: Draft, body: Body) -> None:
         "insured",
         "first_lap_not_done",
     ],
+    fields=[f.deed(), f.player("winner"), f.amount("bid", required=True)],
 )
 def win_auction(d: Draft, body: Body) -> None:
     """Give the deed to the highest bidder for the bid (an owned plot where the variant allows)."""
@@ -119,6 +129,13 @@ def win_auction(d: Draft, body: Body) -> None:
         "mortgaged",
         "owner_in_jail",
         "claim_window_closed",
+    ],
+    fields=[
+        f.player("payer"),
+        f.deed(),
+        f.whole("dice", min=2, max=12),
+        f.whole("multiplier", min=1, max=10),
+        f.amount(),
     ],
 )
 def pay_rent(d: Draft, body: Body) -> None:
@@ -177,6 +194,7 @@ def pay_rent(d: Draft, body: Body) -> None:
     "mortgage",
     DeedMortgaged,
     refusals=["unknown_property", "not_owned", "mortgaged", "group_has_buildings"],
+    fields=[f.deed(), f.amount("price", description=ENTERED_PRICE)],
 )
 def mortgage_deed(d: Draft, body: Body) -> None:
     """Pay the owner the deed's mortgage value from the Bank."""
@@ -192,7 +210,10 @@ def mortgage_deed(d: Draft, body: Body) -> None:
 
 
 @transaction(
-    "unmortgage", MortgageLifted, refusals=["unknown_property", "not_owned", "not_mortgaged"]
+    "unmortgage",
+    MortgageLifted,
+    refusals=["unknown_property", "not_owned", "not_mortgaged"],
+    fields=[f.deed()],
 )
 def lift_mortgage(d: Draft, body: Body) -> None:
     """Lift a mortgage: the owner pays the mortgage value and the interest."""

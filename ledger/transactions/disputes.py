@@ -14,6 +14,7 @@ from typing import Any
 
 from ledger.draft import Body, Draft, whole
 from ledger.errors import InvalidField, RuleViolation
+from ledger.transactions import form as f
 from ledger.transactions.declare import PlayerRight, Records, TransactionRecorded, transaction
 
 
@@ -75,6 +76,7 @@ def open_disputes_about(d: Draft, seq: int) -> list[int]:
     players=DISPUTER,
     refusals=["already_voided"],
     reads_table=False,
+    fields=[f.seq(description="the transaction disputed"), f.text("reason")],
 )
 def dispute_transaction(d: Draft, body: Body) -> None:
     """Record that transaction ``seq`` is disputed, and why; no money moves."""
@@ -116,6 +118,7 @@ def dispute_transaction(d: Draft, body: Body) -> None:
     voidable=False,
     refusals=["unknown_dispute", "dispute_closed"],
     reads_table=False,
+    fields=[f.seq("dispute", description="the seq of the dispute"), f.text("note")],
 )
 def resolve_dispute(d: Draft, body: Body) -> None:
     """Close an open dispute and keep the disputed transaction, with the banker's note."""

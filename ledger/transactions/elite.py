@@ -10,6 +10,7 @@ from __future__ import annotations
 from ledger import rules
 from ledger.draft import Body, Draft, one_of, whole
 from ledger.errors import InsufficientFunds, InvalidField, RuleViolation
+from ledger.transactions import form as f
 from ledger.transactions.declare import ELITE, TransactionRecorded, transaction
 
 
@@ -59,6 +60,15 @@ def seed_kitty(d: Draft, body: Body) -> None:
     SharesTraded,
     variants=[ELITE],
     refusals=["shares_unavailable", "insufficient_shares"],
+    fields=[
+        f.player(),
+        f.choice("action", "buy", "sell"),
+        f.whole("count", min=1, max=10**6, required=True),
+        f.player(
+            "commission_to", required=False, description="the player on EXCHANGE who brokered it"
+        ),
+        f.amount("commission"),
+    ],
 )
 def trade_shares(d: Draft, body: Body) -> None:
     """Buy or sell shares at the current price, with a broker's commission if any."""
@@ -88,7 +98,12 @@ def trade_shares(d: Draft, body: Body) -> None:
         d.basis.update(commission_to=broker, commission=commission)
 
 
-@transaction("share_price", SharePriceMoved, variants=[ELITE])
+@transaction(
+    "share_price",
+    SharePriceMoved,
+    variants=[ELITE],
+    fields=[f.choice("direction", "up", "down"), f.whole("points", min=1, max=6, required=True)],
+)
 def move_share_price(d: Draft, body: Body) -> None:
     """Move the share price by the points rolled, never below 0."""
     direction = one_of(body, "direction", ("up", "down"))
@@ -100,7 +115,12 @@ def move_share_price(d: Draft, body: Body) -> None:
     d.basis = {"direction": direction, "points": points, "from": old, "to": new}
 
 
-@transaction("round_tax", RoundTaxPaid, variants=[ELITE])
+@transaction(
+    "round_tax",
+    RoundTaxPaid,
+    variants=[ELITE],
+    fields=[f.player(), f.amount("plot_tax", min=0, description="from the box's TAX table")],
+)
 def pay_round_tax(d: Draft, body: Body) -> None:
     """Charge the round tax on shares and plots, unless the player is exempt."""
     player = d.player(body["player"])
@@ -124,7 +144,7 @@ def pay_round_tax(d: Draft, body: Body) -> None:
     }
 
 
-@transaction("tax_exemption", TaxExemptionGranted, variants=[ELITE])
+@transaction("tax_exemption", TaxExemptionGranted, variants=[ELITE], fields=[f.player()])
 def grant_tax_exemption(d: Draft, body: Body) -> None:
     """Waive the player's next round tax."""
     player = d.player(body["player"])
@@ -132,7 +152,17 @@ def grant_tax_exemption(d: Draft, body: Body) -> None:
     d.basis = {"player": player, "waives": "the next round tax"}
 
 
-@transaction("insurance", InsuranceMoved, variants=[ELITE], refusals=["no_policy"])
+@transaction(
+    "insurance",
+    InsuranceMoved,
+    variants=[ELITE],
+    refusals=["no_policy"],
+    fields=[
+        f.player(),
+        f.choice("action", "buy", "use", "return"),
+        f.choice("policy", source="policies", description="a policy colour of the rule set"),
+    ],
+)
 def move_policy(d: Draft, body: Body) -> None:
     """Sell a policy at the rule set's price, or take one back used or returned."""
     player = d.player(body["player"])
@@ -153,7 +183,12 @@ def move_policy(d: Draft, body: Body) -> None:
     d.basis = {"policy": policy, "action": action}
 
 
-@transaction("jackpot", JackpotPlayed, variants=[ELITE])
+@transaction(
+    "jackpot",
+    JackpotPlayed,
+    variants=[ELITE],
+    fields=[f.player(), f.amount("stake", required=True), f.amount("payout", min=0, required=True)],
+)
 def play_jackpot(d: Draft, body: Body) -> None:
     """Keep a losing stake in the kitty; on a win the stake comes back with the Bank's payout."""
     player = d.player(body["player"])

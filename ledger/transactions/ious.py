@@ -7,11 +7,15 @@ docs/rules.md: "IOUs (player loans)".
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
-from ledger.draft import Body, Draft, option, whole
+from ledger.draft import Body, Draft, option_value, whole
 from ledger.errors import InvalidField, RuleViolation
+from ledger.ruleset import RuleSet
+from ledger.transactions import form as f
 from ledger.transactions.declare import TransactionRecorded, transaction
+from ledger.variants import VARIANTS
 
 
 class IouIssued(TransactionRecorded):
@@ -30,8 +34,17 @@ class IouForgiven(TransactionRecorded):
     """An IOU cancelled by its holder."""
 
 
+# The IOU a repayment, transfer or forgiveness is about: one of the game's open IOUs.
+AN_IOU = f.choice("iou", source="ious", description="the IOU's id, e.g. iou-12")
+
+
+def loans_offered(rs: RuleSet, options: Mapping[str, Any]) -> bool:
+    """Whether players may lend: Millionaire Elite's rule, or the player_loans house rule."""
+    return VARIANTS[rs.params["variant"]].loans or bool(option_value(rs, options, "player_loans"))
+
+
 def _loans_allowed(d: Draft) -> None:
-    if not (option(d, "player_loans") or d.variant.loans):
+    if not loans_offered(d.rs, d.options):
         raise RuleViolation("option_disabled", reason="player_loans")
 
 
@@ -45,7 +58,13 @@ def _iou(d: Draft, body: Body) -> tuple[str, dict[str, Any]]:
     return str(iou_id), dict(iou)
 
 
-@transaction("iou", IouIssued, refusals=["option_disabled"])
+@transaction(
+    "iou",
+    IouIssued,
+    refusals=["option_disabled"],
+    offered=loans_offered,
+    fields=[f.player("debtor"), f.player("creditor"), f.amount(required=True)],
+)
 def issue_iou(d: Draft, body: Body) -> None:
     """Record a debtor's IOU to a creditor; its id is iou-<seq>."""
     _loans_allowed(d)
@@ -65,7 +84,12 @@ def issue_iou(d: Draft, body: Body) -> None:
     d.basis = {"iou": iou_id, "debtor": debtor, "creditor": creditor, "amount": amount}
 
 
-@transaction("iou_repay", IouRepaid, refusals=["unknown_iou", "iou_settled"])
+@transaction(
+    "iou_repay",
+    IouRepaid,
+    refusals=["unknown_iou", "iou_settled"],
+    fields=[AN_IOU, f.amount(required=True)],
+)
 def repay_iou(d: Draft, body: Body) -> None:
     """Pay the holder part or all of what the IOU still owes."""
     iou_id, iou = _iou(d, body)
@@ -75,7 +99,12 @@ def repay_iou(d: Draft, body: Body) -> None:
     d.basis = {"iou": iou_id, "repaid": amount, "outstanding": iou["outstanding"] - amount}
 
 
-@transaction("iou_transfer", IouTransferred, refusals=["unknown_iou", "iou_settled"])
+@transaction(
+    "iou_transfer",
+    IouTransferred,
+    refusals=["unknown_iou", "iou_settled"],
+    fields=[AN_IOU, f.player("to")],
+)
 def transfer_iou(d: Draft, body: Body) -> None:
     """Pass the IOU to another holder."""
     iou_id, iou = _iou(d, body)
@@ -86,7 +115,7 @@ def transfer_iou(d: Draft, body: Body) -> None:
     d.basis = {"iou": iou_id, "from": iou["holder"], "to": to, "outstanding": iou["outstanding"]}
 
 
-@transaction("iou_forgive", IouForgiven, refusals=["unknown_iou", "iou_settled"])
+@transaction("iou_forgive", IouForgiven, refusals=["unknown_iou", "iou_settled"], fields=[AN_IOU])
 def forgive_iou(d: Draft, body: Body) -> None:
     """Cancel what the IOU still owes."""
     iou_id, iou = _iou(d, body)

@@ -8,6 +8,7 @@ from __future__ import annotations
 from ledger.draft import Body, Draft, one_of
 from ledger.errors import RuleViolation
 from ledger.state import JAIL_DECKS
+from ledger.transactions import form as f
 from ledger.transactions.declare import CLASSIC, TransactionRecorded, transaction
 
 
@@ -27,7 +28,7 @@ class LeftJail(TransactionRecorded):
     """A player out of jail on doubles (no money moves)."""
 
 
-@transaction("jail_fine", JailFinePaid)
+@transaction("jail_fine", JailFinePaid, fields=[f.player()])
 def pay_jail_fine(d: Draft, body: Body) -> None:
     """Charge the jail fine; the player is out of jail."""
     player = d.player(body["player"])
@@ -37,7 +38,13 @@ def pay_jail_fine(d: Draft, body: Body) -> None:
     d.basis = {"fine": fine}
 
 
-@transaction("jail_card", JailCardMoved, variants=[CLASSIC], refusals=["no_jail_card"])
+@transaction(
+    "jail_card",
+    JailCardMoved,
+    variants=[CLASSIC],
+    refusals=["no_jail_card"],
+    fields=[f.player(), f.choice("action", "draw", "use"), f.choice("deck", *JAIL_DECKS)],
+)
 def move_jail_card(d: Draft, body: Body) -> None:
     """Keep a drawn jail card, or use one held to leave jail."""
     player = d.player(body["player"])
@@ -56,7 +63,7 @@ def move_jail_card(d: Draft, body: Body) -> None:
     d.basis = {"deck": deck, "action": action}
 
 
-@transaction("go_to_jail", SentToJail)
+@transaction("go_to_jail", SentToJail, fields=[f.player()])
 def send_to_jail(d: Draft, body: Body) -> None:
     """Put the player in jail; no salary on the way."""
     player = d.player(body["player"])
@@ -64,7 +71,7 @@ def send_to_jail(d: Draft, body: Body) -> None:
     d.basis = {"salary": 0}
 
 
-@transaction("leave_jail", LeftJail)
+@transaction("leave_jail", LeftJail, fields=[f.player()])
 def leave_jail(d: Draft, body: Body) -> None:
     """Let the player out of jail for free after doubles."""
     player = d.player(body["player"])

@@ -6,12 +6,29 @@ docs/rules.md: "Set-up and starting cash", "Salary", "Cards", "Income tax and lu
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from ledger import rules
-from ledger.draft import Body, Draft, one_of, option, whole
+from ledger.draft import Body, Draft, one_of, option, option_value, whole
 from ledger.errors import InvalidField, RuleViolation
+from ledger.ruleset import RuleSet
+from ledger.transactions import form as f
 from ledger.transactions.declare import CLASSIC, TransactionRecorded, transaction
+from ledger.variants import VARIANTS
 
 CARD_EFFECTS = ("collect", "pay", "collect_from_each", "pay_each", "repairs")
+# A repairs card gives its figures per building; every other card, one amount.
+FIXED_EFFECTS = tuple(e for e in CARD_EFFECTS if e != "repairs")
+REPAIRS = {"effect": ("repairs",)}
+
+
+def pot_offered(rs: RuleSet, options: Mapping[str, Any]) -> bool:
+    """Whether the pot is ever collected: Millionaire Elite's kitty, or the Free Parking house
+    rule (docs/rules.md, "House-rule options")."""
+    return VARIANTS[rs.params["variant"]].kitty or bool(
+        option_value(rs, options, "free_parking_pot")
+    )
 
 
 class StartingCashPaid(TransactionRecorded):
@@ -47,7 +64,7 @@ def pay_starting_cash(d: Draft, body: Body) -> None:
     d.basis = {"player": player, "starting_cash": amount}
 
 
-@transaction("salary", SalaryPaid)
+@transaction("salary", SalaryPaid, fields=[f.player()])
 def pay_salary(d: Draft, body: Body) -> None:
     """Pay the salary for passing GO, or the variant's round income."""
     player = d.player(body["player"])
@@ -58,7 +75,12 @@ def pay_salary(d: Draft, body: Body) -> None:
         d.change("first_lap", True, player=player)
 
 
-@transaction("payment", PaymentMade, player_field="from")
+@transaction(
+    "payment",
+    PaymentMade,
+    player_field="from",
+    fields=[f.account("from"), f.account("to"), f.amount(required=True)],
+)
 def make_payment(d: Draft, body: Body) -> None:
     """Move an amount from one account to another."""
     frm, to = d.account(body["from"]), d.account(body["to"])
@@ -69,7 +91,17 @@ def make_payment(d: Draft, body: Body) -> None:
     d.basis = {"amount": amount}
 
 
-@transaction("card", CardApplied)
+@transaction(
+    "card",
+    CardApplied,
+    fields=[
+        f.player(),
+        f.choice("effect", *CARD_EFFECTS),
+        f.amount(when={"effect": FIXED_EFFECTS}),
+        f.amount("per_house", min=0, when=REPAIRS),
+        f.amount("per_hotel", min=0, when=REPAIRS),
+    ],
+)
 def apply_card(d: Draft, body: Body) -> None:
     """Apply a card's effect: collect, pay, from or to each player, or repairs."""
     player = d.player(body["player"])
@@ -106,7 +138,17 @@ def apply_card(d: Draft, body: Body) -> None:
         d.basis.update(players=others, total=amount * len(others))
 
 
-@transaction("tax", TaxPaid, variants=[CLASSIC], refusals=["option_disabled"])
+@transaction(
+    "tax",
+    TaxPaid,
+    variants=[CLASSIC],
+    refusals=["option_disabled"],
+    fields=[
+        f.player(),
+        f.choice("tax", "income", "luxury"),
+        f.choice("choice", "flat", "percent", required=False, when={"tax": ("income",)}),
+    ],
+)
 def pay_tax(d: Draft, body: Body) -> None:
     """Charge income tax (flat or percent of total worth) or luxury tax."""
     player = d.player(body["player"])
@@ -141,11 +183,17 @@ def pay_tax(d: Draft, body: Body) -> None:
     }
 
 
-@transaction("pot_collect", PotCollected, refusals=["option_disabled"])
+@transaction(
+    "pot_collect",
+    PotCollected,
+    refusals=["option_disabled"],
+    offered=pot_offered,
+    fields=[f.player()],
+)
 def collect_pot(d: Draft, body: Body) -> None:
     """Pay the whole Free Parking pot (or kitty) to the player."""
     player = d.player(body["player"])
-    if not (option(d, "free_parking_pot") or d.variant.kitty):
+    if not pot_offered(d.rs, d.options):
         raise RuleViolation("option_disabled", reason="free_parking_pot")
     amount = d.state["balances"]["pot"]
     d.pay("pot", player, amount)

@@ -8,8 +8,11 @@ from __future__ import annotations
 from ledger.draft import Body, Draft, names, whole
 from ledger.errors import InvalidField, RuleViolation
 from ledger.state import JAIL_DECKS
+from ledger.transactions import form as f
 from ledger.transactions.declare import TransactionRecorded, transaction
 from ledger.transactions.deeds import check_first_lap, take_mortgaged
+
+MAX_LEGS = 20  # legs of one trade
 
 
 class TradeMade(TransactionRecorded):
@@ -26,6 +29,18 @@ class TradeMade(TransactionRecorded):
         "group_has_buildings",
         "no_jail_card",
         "first_lap_not_done",
+    ],
+    fields=[
+        f.listing(
+            "legs",
+            f.player("from"),
+            f.player("to"),
+            f.amount("cash", min=0),
+            f.deeds("properties"),
+            f.choice("jail_cards", *JAIL_DECKS, required=False, many=True, max=len(JAIL_DECKS)),
+            max=MAX_LEGS,
+        ),
+        f.deeds("unmortgage", description="mortgaged deeds lifted at once"),
     ],
 )
 def make_trade(d: Draft, body: Body) -> None:

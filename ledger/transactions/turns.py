@@ -10,6 +10,7 @@ from __future__ import annotations
 from ledger import rules
 from ledger.draft import Body, Draft, option
 from ledger.errors import DisputesOpen
+from ledger.transactions import form as f
 from ledger.transactions.declare import TransactionRecorded, transaction
 
 
@@ -21,7 +22,7 @@ class GameFinished(TransactionRecorded):
     """The game ends; the standings are in its basis."""
 
 
-@transaction("turn", TurnStarted)
+@transaction("turn", TurnStarted, fields=[f.player()])
 def start_turn(d: Draft, body: Body) -> None:
     """Start the player's turn: rent is charged to them only, builders start afresh."""
     player = d.player(body["player"])
