@@ -38,8 +38,8 @@ def not_modified() -> Response | None:
     game = (request.view_args or {}).get("game")
     if header is None or game is None or request.method not in ("GET", "HEAD"):
         return None
-    if request.path.endswith("/events"):
-        return None
+    if request.path.endswith(("/events", "/moves")):
+        return None  # a stream has no one answer; the moves are the token's own too
     seq = request.args.get("seq")
     if seq is not None and not (seq.isascii() and seq.isdigit() and int(seq) <= MAX_SEQ):
         return None

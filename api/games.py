@@ -10,7 +10,7 @@ from flask import url_for
 from flask.views import MethodView
 from marshmallow import RAISE
 
-from api.auth import authorize_admin, authorize_game
+from api.auth import authorize_admin, authorize_game, current_role
 from api.bank import tablebank
 from api.etags import add_game_etag, etag, not_modified
 from api.framework import Blueprint
@@ -26,6 +26,7 @@ from schemas.games import (
     NewGameSchema,
     NoQuerySchema,
 )
+from schemas.moves import MovesSchema
 from schemas.rulesets import RuleSetSchema
 
 games_blp = Blueprint(
@@ -90,6 +91,20 @@ class GameRuleSet(MethodView):
     def get(self, game: UUID) -> Any:
         """The game's own rule set, built in or from its ``ruleset_document``."""
         return tablebank().game_ruleset(game)
+
+
+@game_blp.route("/moves")
+class Moves(MethodView):
+    @game_blp.arguments(NoQuerySchema, location="query", unknown=RAISE)
+    @game_blp.response(200, MovesSchema)
+    @game_blp.doc(operationId="list_moves")
+    def get(self, query: dict[str, Any], game: UUID) -> Any:
+        """The transaction types the game accepts now, as the server declares them, with the
+        choices of each field; with a player's token, only what that player may record."""
+        bank, role = tablebank(), current_role()
+        # The ETag names the token's role too: a player's moves are not the banker's.
+        tag = etag(f"{bank.version(game)}-{role}")
+        return {"moves": bank.moves(game, role)}, tag
 
 
 @game_blp.route("/players/<player>/liquidation")

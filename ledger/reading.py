@@ -21,6 +21,7 @@ from ledger.errors import NotFound
 from ledger.fairplay import fairplay_flags
 from ledger.game import Game
 from ledger.live import Feed, Follower
+from ledger.moves import moves_of
 from ledger.ruleset import BUILT_IN, RuleSet, built_in
 from ledger.state import State
 from ledger.store import select_states
@@ -149,6 +150,11 @@ class Reading(Application[UUID]):
     def game_ruleset(self, game_id: UUID | str) -> dict[str, Any]:
         """The rule set a game was created with, built in or its own, as ``ruleset`` shows one."""
         return ruleset_view(self._load(game_id).ruleset)
+
+    def moves(self, game_id: UUID | str, by: str = "banker") -> list[dict[str, Any]]:
+        """The moves ``by`` ("banker" or a player id) may record in the game now."""
+        game = self._load(game_id)
+        return moves_of(game.ruleset, game.options, game.state, by)
 
     def version(self, game_id: UUID | str, seq: int | None = None) -> str:
         """The game's version (its ETag) now, or right after transaction ``seq``; refuses a

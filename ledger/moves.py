@@ -1,0 +1,100 @@
+"""What a game can record now: its moves (``GET /api/v1/games/{game}/moves``, API.md v1.2).
+
+Each transaction type the game accepts now, from its rule set's variant, its options and its
+status, as the type is declared (``ledger.transactions``: who may record it, whether it can be
+voided, its request fields), with the choices that only the game knows filled in: its active
+players, its accounts, the deeds of its board, its open IOUs, its rule set's policy colours,
+its last seq.
+
+Left out: every type of a finished game (it records nothing more), the set-up types (the
+ledger records them itself), a type the game does not offer (an option that is off, the other
+variant's type), and a type with a field it must have and nothing to fill it with (an IOU
+repaid when no IOU is open). With a player's token only the types that player may record are
+listed, and a field naming the acting player offers that player alone.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from ledger.ruleset import RuleSet
+from ledger.state import State
+from ledger.transactions import ORDERED, REGISTRY, TransactionType
+from ledger.transactions.form import Field
+
+
+def moves_of(
+    rs: RuleSet, options: Mapping[str, Any], state: State, by: str = "banker"
+) -> list[dict[str, Any]]:
+    """The moves ``by`` ("banker" or a player id) may record in the game now."""
+    if state["status"] == "finished":
+        return []
+    active = [pid for pid, p in state["players"].items() if p["bankrupt_seq"] is None]
+    table = _Table(rs, state, active)
+    out = []
+    for name in ORDERED:
+        declared = REGISTRY[name]
+        if declared.setup or not declared.offered_in(rs, options):
+            continue
+        acting = _acting_field(declared, by, active)
+        if acting is False:
+            continue
+        fields = [table.filled(f, only=by if f.name == acting else None) for f in declared.fields]
+        if any(_empty(spec) for spec in fields):
+            continue
+        out.append(
+            {
+                "type": name,
+                "who": ["banker", "player"] if declared.players is not None else ["banker"],
+                "voidable": declared.voidable,
+                "fields": fields,
+            }
+        )
+    return out
+
+
+def _acting_field(declared: TransactionType, by: str, active: list[str]) -> str | bool | None:
+    """For a player's token: the field that names him (None: none does), or False if he may
+    not record the type at all."""
+    if by == "banker":
+        return None
+    if declared.players is None:
+        return False
+    if declared.player_field is None:  # a right read off the log (a dispute)
+        return None
+    return declared.player_field if by in active else False
+
+
+def _empty(spec: dict[str, Any]) -> bool:
+    """Whether a field the type must have has nothing it may hold."""
+    return spec["required"] and "when" not in spec and spec.get("choices") == []
+
+
+class _Table:
+    """The game's own words for the fields: its players, accounts, deeds, IOUs, policies."""
+
+    def __init__(self, rs: RuleSet, state: State, active: list[str]) -> None:
+        self.rs, self.state, self.active = rs, state, active
+
+    def filled(self, field: Field, only: str | None = None) -> dict[str, Any]:
+        choices = [only] if only is not None else self.choices(field)
+        bounds = {"max": self.state["last_seq"]} if field.kind == "seq" else None
+        spec = field.spec(choices, bounds)
+        if field.fields:
+            spec["fields"] = [self.filled(f) for f in field.fields]
+        return spec
+
+    def choices(self, field: Field) -> list[str] | None:
+        kind = field.kind
+        if kind == "player":
+            return list(self.active)
+        if kind == "account":
+            return [*field.choices, *self.active]
+        if kind in ("deed", "deeds"):
+            return list(self.rs.deeds)
+        if field.source == "policies":
+            return sorted(self.rs.params.get("policies") or {})
+        if field.source == "ious":
+            return [i for i, iou in self.state["ious"].items() if iou["outstanding"] > 0]
+        return list(field.choices) if field.choices else None

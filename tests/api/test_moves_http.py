@@ -1,0 +1,210 @@
+"""``GET /api/v1/games/{game}/moves``: the transaction types a game accepts now, from its rule
+set's variant, its options, its status and the token (API.md v1.2, "What a game can record
+now: moves"), each as the server declares it, with the game's own choices filled in."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from schemas.transactions import TRANSACTION_SCHEMAS
+
+# What a classic game without house rules records (docs/rules.md, "1. Classic game"): no pot
+# to collect without the Free Parking rule, no IOUs without player loans, none of Millionaire
+# Elite's types.
+CLASSIC_MOVES = [
+    "salary", "payment", "card", "tax", "buy", "auction", "rent", "mortgage", "unmortgage",
+    "build", "sell_buildings", "jail_fine", "jail_card", "go_to_jail", "leave_jail", "trade",
+    "bankruptcy", "turn", "finish", "dispute", "dispute_resolve", "void",
+]  # fmt: skip
+# Millionaire Elite (docs/rules.md, "4. Millionaire Elite"): round income and round tax,
+# shares, insurance, the jackpot and the kitty, loans between players; no income or luxury tax
+# squares and no jail cards.
+ELITE_ONLY = {"shares", "share_price", "round_tax", "tax_exemption", "insurance", "jackpot"}
+THE_BOARD_OF_CLASSIC = 28  # 22 streets, 4 railroads, 2 utilities (docs/rules.md, Appendix)
+
+Table = Any  # tests/api/conftest.py's Table: a game created through the API
+NewGame = Any
+
+
+def elite_game(table: Table) -> Table:
+    """A Millionaire Elite game beside ``table``'s, on the same app."""
+    body = {"name": "Elite", "ruleset": "millionaire-elite", "players": ["Ann", "Bob"]}
+    response = table.client.post("/api/v1/games", json=body)
+    assert response.status_code == 201, response.json
+    return type(table)(table.client, response.json)
+
+
+def moves(table: Table, token: str | None = None) -> dict[str, dict[str, Any]]:
+    response = table.get("/moves", token=token)
+    assert response.status_code == 200, response.json
+    return {move["type"]: move for move in response.json["moves"]}
+
+
+def field(move: dict[str, Any], name: str) -> dict[str, Any]:
+    (found,) = [f for f in move["fields"] if f["name"] == name]
+    return found
+
+
+def test_a_classic_game_lists_its_types_in_the_tables_order(table: Table) -> None:
+    response = table.get("/moves")
+
+    assert [move["type"] for move in response.json["moves"]] == CLASSIC_MOVES
+
+
+def test_the_card_is_listed_as_the_contract_shows_it(table: Table) -> None:
+    card = moves(table)["card"]
+
+    assert card["who"] == ["banker"]
+    assert card["voidable"] is True
+    assert card["fields"][:2] == [
+        {"name": "player", "kind": "player", "required": True, "choices": ["p1", "p2", "p3"]},
+        {
+            "name": "effect",
+            "kind": "choice",
+            "required": True,
+            "choices": ["collect", "pay", "collect_from_each", "pay_each", "repairs"],
+        },
+    ]
+    amount = field(card, "amount")
+    assert (amount["kind"], amount["required"], amount["min"]) == ("amount", False, 1)
+    # A repairs card gives its figures per building instead (docs/rules.md, "Cards").
+    assert amount["when"] == {"effect": ["collect", "pay", "collect_from_each", "pay_each"]}
+    assert field(card, "per_house")["when"] == {"effect": ["repairs"]}
+
+
+def test_accounts_deeds_and_bounds_are_the_games_own(table: Table) -> None:
+    listed = moves(table)
+
+    assert field(listed["payment"], "from")["choices"] == ["bank", "pot", "p1", "p2", "p3"]
+    deeds = field(listed["buy"], "property")["choices"]
+    assert len(deeds) == THE_BOARD_OF_CLASSIC
+    assert deeds[0] == "mediterranean-avenue" and deeds[-1] == "boardwalk"
+    dice = field(listed["rent"], "dice")
+    assert (dice["kind"], dice["min"], dice["max"]) == ("whole", 2, 12)  # two dice
+    assert field(listed["bankruptcy"], "creditor")["choices"] == ["bank", "p1", "p2", "p3"]
+    legs = field(listed["trade"], "legs")
+    assert legs["kind"] == "list"
+    assert [f["name"] for f in legs["fields"]] == ["from", "to", "cash", "properties", "jail_cards"]
+
+
+def test_a_seq_field_runs_to_the_games_last_transaction(table: Table) -> None:
+    table.fund("p1", 100)  # seq 4: the set-up paid the three players their starting cash
+
+    void = moves(table)["void"]
+
+    assert field(void, "seq") == {
+        "name": "seq",
+        "kind": "seq",
+        "required": True,
+        "min": 1,
+        "max": 4,
+    }
+
+
+def test_a_bankrupt_player_is_no_longer_a_choice(table: Table) -> None:
+    table.record({"type": "bankruptcy", "debtor": "p3", "creditor": "bank", "owed": 2000})
+
+    assert field(moves(table)["salary"], "player")["choices"] == ["p1", "p2"]
+
+
+def test_the_house_rules_add_the_pot_and_the_loans(new_game: NewGame) -> None:
+    table = new_game(player_loans=True, free_parking_pot=True)
+
+    listed = moves(table)
+
+    assert "pot_collect" in listed
+    assert "iou" in listed
+    # No IOU is open: a repayment has nothing to repay (docs/rules.md, "3. IOUs").
+    assert "iou_repay" not in listed
+    table.record({"type": "iou", "debtor": "p1", "creditor": "p2", "amount": 200})
+    (iou,) = table.state()["ious"]
+
+    repay = moves(table)["iou_repay"]
+
+    assert field(repay, "iou")["choices"] == [iou["id"]]
+    assert field(moves(table)["iou_forgive"], "iou")["choices"] == [iou["id"]]
+
+
+def test_a_settled_iou_is_no_longer_a_choice(new_game: NewGame) -> None:
+    table = new_game(player_loans=True)
+    table.record({"type": "iou", "debtor": "p1", "creditor": "p2", "amount": 200})
+    (iou,) = table.state()["ious"]
+    table.record({"type": "iou_repay", "iou": iou["id"], "amount": 200})  # repaid in full
+
+    listed = moves(table)
+
+    assert {"iou_repay", "iou_transfer", "iou_forgive"}.isdisjoint(listed)
+
+
+def test_a_millionaire_elite_game_lists_its_own_types(table: Table) -> None:
+    listed = moves(elite_game(table))
+
+    assert set(listed) >= ELITE_ONLY
+    assert set(listed) >= {"iou", "pot_collect"}  # Elite lends and has its kitty
+    assert {"tax", "jail_card"}.isdisjoint(listed)
+    # The policy colours are the rule set's (docs/rules.md, "4. Millionaire Elite").
+    policy = field(listed["insurance"], "policy")
+    assert policy["kind"] == "choice"
+    assert policy["choices"] == ["blue", "green", "orange", "red"]
+
+
+def test_a_players_token_lists_what_that_player_may_record(table: Table) -> None:
+    listed = moves(table, token=table.tokens["p2"])
+
+    assert sorted(listed) == ["dispute", "payment", "rent"]
+    assert listed["payment"]["who"] == ["banker", "player"]
+    assert field(listed["payment"], "from")["choices"] == ["p2"]  # out of his own account
+    assert field(listed["rent"], "payer")["choices"] == ["p2"]
+    assert field(listed["payment"], "to")["choices"] == ["bank", "pot", "p1", "p2", "p3"]
+
+
+def test_a_bankrupt_players_token_may_record_only_a_dispute(table: Table) -> None:
+    table.record({"type": "bankruptcy", "debtor": "p3", "creditor": "bank", "owed": 2000})
+
+    assert sorted(moves(table, token=table.tokens["p3"])) == ["dispute"]
+
+
+def test_a_finished_game_lists_nothing(table: Table) -> None:
+    table.record({"type": "finish"})
+
+    response = table.get("/moves")
+
+    assert response.status_code == 200
+    assert response.json == {"moves": []}
+
+
+def test_the_moves_need_a_token_of_the_game(table: Table) -> None:
+    response = table.client.get(table.url + "/moves")
+
+    assert response.status_code == 401
+    assert response.mimetype == "application/problem+json"
+
+
+def test_the_etag_is_the_tokens_own(table: Table) -> None:
+    banker = table.get("/moves").headers["ETag"]
+    player = table.get("/moves", token=table.tokens["p1"]).headers["ETag"]
+
+    assert banker != player
+    assert banker.strip('"').startswith(table.get().headers["ETag"].strip('"'))
+
+
+@pytest.mark.parametrize("kind", sorted(TRANSACTION_SCHEMAS))
+def test_each_types_fields_are_its_request_schemas(kind: str, new_game: NewGame) -> None:
+    # Every recordable type is listed in some game (Elite's in an Elite one) with the fields
+    # its request schema loads, no more, no fewer.
+    schema = TRANSACTION_SCHEMAS[kind]()
+    loaded = {f.data_key or name for name, f in schema.fields.items()} - {"type", "memo"}
+    required = {f.data_key or name for name, f in schema.fields.items() if f.required} - {"type"}
+    table = new_game(player_loans=True, free_parking_pot=True)
+    if kind.startswith("iou_"):
+        table.record({"type": "iou", "debtor": "p1", "creditor": "p2", "amount": 10})
+    listed = moves(table)
+    if kind not in listed:  # Elite's own
+        listed = moves(elite_game(table))
+
+    move = listed[kind]
+
+    assert {f["name"] for f in move["fields"]} == loaded
+    assert {f["name"] for f in move["fields"] if f["required"]} == required
