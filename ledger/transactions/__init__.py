@@ -18,6 +18,9 @@ The tables below are read off ``REGISTRY``; nothing else lists the types.
 
 from __future__ import annotations
 
+import importlib
+import os
+
 from eventsourcing.utils import register_topic
 
 from ledger.errors import InvalidField
@@ -54,14 +57,20 @@ __all__ = [
     "recordable",
 ]
 
+# A house's own types: modules of families of its own, named in the environment
+# (``TABLEBANK_TRANSACTION_MODULES=pkg.module,...``), declared like those above.
+EXTRA_FAMILIES = [
+    importlib.import_module(name.strip())
+    for name in os.environ.get("TABLEBANK_TRANSACTION_MODULES", "").split(",")
+    if name.strip()
+]
+
 # The families in the order the API lists their types (docs/api.md's table, /moves).
 FAMILIES = [money, deeds, buildings, jail, trades, bankruptcy, ious, turns, elite, disputes]
-FAMILIES.append(corrections)
+FAMILIES += [corrections, *EXTRA_FAMILIES]
+_FAMILY_NAMES = [family.__name__ for family in FAMILIES]
 ORDERED: tuple[str, ...] = tuple(
-    sorted(
-        REGISTRY,
-        key=lambda name: [f.__name__ for f in FAMILIES].index(REGISTRY[name].handler.__module__),
-    )
+    sorted(REGISTRY, key=lambda name: _FAMILY_NAMES.index(REGISTRY[name].handler.__module__))
 )
 """Every declared type: by family, then as each family declares them."""
 
