@@ -64,7 +64,9 @@ def game_view(game: Game) -> dict[str, Any]:
         view["ends_at"] = ends_at(game.created_at, int(game.options["minutes"]))
     if state["shares"] is not None:
         view["share_price"] = state["shares"]["price"]
-    if state["figures"]:
+    # A Millionaire Elite game carries its entered figures even while there are none, as it
+    # carries its shares: a client draws its table from this view alone, never from the log.
+    if state["shares"] is not None or state["figures"]:
         view["entered_figures"] = {k: dict(v) for k, v in state["figures"].items()}
     disputes = state.get("disputes")  # (a state snapshotted before disputes has none)
     if disputes:

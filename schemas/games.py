@@ -179,7 +179,8 @@ class GameSchema(Schema):
         values=fields.Dict(keys=fields.String(), values=fields.Integer()),
         metadata={
             "description": "prices the banker entered where the rule set prints none, by deed "
-            "(price, building_price)"
+            "(price, building_price); in every Millionaire Elite game ({} while none is "
+            "entered), elsewhere once one is"
         },
     )
 

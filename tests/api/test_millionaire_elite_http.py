@@ -101,6 +101,23 @@ def test_an_elite_game_shows_each_players_shares_policies_and_exemption(game: Ga
     assert [(p["shares"], p["policies"], p["tax_exempt"]) for p in players] == [(0, [], False)] * 3
 
 
+def test_an_elite_game_shows_its_entered_figures_while_none_is_entered(game: Game) -> None:
+    # API.md v1.2 (issue 21): the console draws an Elite table from the game alone.
+    assert game.state()["entered_figures"] == {}
+
+
+def test_an_entered_plot_price_shows_in_the_state(game: Game) -> None:
+    game.record({"type": "buy", "player": "p1", "property": "b1-1", "price": 200})
+    assert game.state()["entered_figures"] == {"b1-1": {"price": 200}}
+
+
+def test_a_classic_game_shows_no_entered_figures(client: FlaskClient) -> None:
+    body = {"name": "Friday night", "ruleset": "classic", "players": ["Ann", "Bob"]}
+    created = json_of(client.post(GAMES, json=body))
+    assert "entered_figures" not in created
+    assert "share_price" not in created
+
+
 def test_an_elite_game_has_no_limit_on_buildings(game: Game) -> None:
     assert game.state()["bank"] == {"houses": None, "hotels": None}
 

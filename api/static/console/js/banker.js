@@ -6,7 +6,7 @@
 import {h, replace, modal, field, select, numberInput, toast} from './dom.js';
 import {Api, Problem, newKey, qrUrl, unreachable} from './api.js';
 import {t, lang, langSwitch, onLangChange, rulesetTitle, setDocumentLang, money, currencyLabel} from './i18n.js';
-import {Board, groupClass, fromLog} from './rules.js';
+import {Board, groupClass} from './rules.js';
 import {quote, netFor} from './quote.js';
 import * as store from './store.js';
 import {GameContext, deedChips, describeTxn, problemView, standingsView, buildingsText, deedPicker} from './views.js';
@@ -457,15 +457,8 @@ async function loadGame(id) {
     if (onTable(ctx)) route();
     else location.hash = `#/g/${ctx.id}`;
   };
-  if (ctx.board.elite && !fresh && !stale) await deriveFromLog(ctx);
   follow(ctx);
   return ctx;
-}
-
-async function deriveFromLog(ctx) {
-  // Shares, policies and entered prices, where the game state does not carry them.
-  const needs = ctx.players.some((p) => p.shares === undefined) || ctx.game.share_price === undefined || ctx.game.entered_figures === undefined;
-  if (needs) ctx.derived = fromLog(await ctx.api.transactions(ctx.id));
 }
 
 /**
@@ -481,7 +474,6 @@ function refresh(ctx) {
     do {
       ctx.behind = false;
       ctx.setGame(await ctx.api.game(ctx.id));
-      if (ctx.board.elite) await deriveFromLog(ctx);
     } while (ctx.behind);
     ctx.freshUntil = Date.now() + 1000;
     ctx.stale = false;
@@ -564,7 +556,6 @@ async function pollOnce(ctx) {
   const changed = await ctx.api.gameIfChanged(ctx.id, `"${ctx.game.version}"`);
   if (!changed) return;
   ctx.setGame(changed.game);
-  if (ctx.board.elite) await deriveFromLog(ctx);
   keepSnapshot(ctx);
   if (current === ctx && onTable(ctx)) redrawWhenFree();
 }

@@ -10,7 +10,7 @@ import {Api, unreachable} from './api.js';
 import {Intents} from './intents.js';
 import {askAgain} from './actions.js';
 import {t, langSwitch, onLangChange, setDocumentLang} from './i18n.js';
-import {Board, fromLog} from './rules.js';
+import {Board} from './rules.js';
 import {GameContext, deedChips, deedPicker, statementTable, problemView, standingsView} from './views.js';
 import {Live} from './live.js';
 import {playerDisputes} from './disputes.js';
@@ -53,7 +53,6 @@ async function load() {
     ctx = new GameContext({id: gameId, api, board: new Board(rs), game: answer.game, currency: rs.currency});
   }
   ctx.setGame(answer.game);
-  if (ctx.board.elite) ctx.derived = fromLog(await api.transactions(gameId));
   statement = await api.statement(gameId, me);
   return true;
 }

@@ -69,29 +69,3 @@ export function groupClass(board, group) {
   if (known.includes(group)) return `g-${group}`;
   return `g-x${(board.groupIndex.get(group) || 0) % 10}`;
 }
-
-/**
- * What some states do not carry, read from the log's changes (each carries the value it left
- * behind, and a void the values it restored): shares and the share price, insurance policies,
- * and figures the banker entered for deeds the rule set prints none for (Millionaire Elite).
- */
-export function fromLog(transactions) {
-  const shares = {};
-  const policies = {};
-  const figures = {};
-  let sharePrice = null;
-  for (const txn of transactions) {
-    for (const c of txn.changes || []) {
-      if (c.kind === 'shares') shares[c.player] = c.to;
-      else if (c.kind === 'share_price') sharePrice = c.to;
-      else if (c.kind === 'policy') {
-        const held = new Set(policies[c.player] || []);
-        if (c.to) held.add(c.policy); else held.delete(c.policy);
-        policies[c.player] = [...held].sort();
-      } else if (c.kind === 'figure') {
-        figures[c.property] = {...(figures[c.property] || {}), [c.field]: c.to};
-      }
-    }
-  }
-  return {shares, policies, figures, sharePrice};
-}

@@ -12,7 +12,6 @@ export class GameContext {
     this.api = api;
     this.board = board;
     this.currency = currency;
-    this.derived = {shares: {}, policies: {}, figures: {}, sharePrice: null};
     this.setGame(game);
   }
 
@@ -34,22 +33,13 @@ export class GameContext {
 
   /** A deed's printed or entered figure (Millionaire Elite plots have none printed). */
   price(deed) {
-    return deed.price ?? (this.game.entered_figures?.[deed.id]?.price) ?? this.derived.figures[deed.id]?.price ?? null;
+    return deed.price ?? this.game.entered_figures?.[deed.id]?.price ?? null;
   }
 
-  shares(pid) {
-    const p = this.byId.get(pid);
-    return p && p.shares !== undefined ? p.shares : (this.derived.shares[pid] || 0);
-  }
-
-  policies(pid) {
-    const p = this.byId.get(pid);
-    return p && p.policies !== undefined ? p.policies : (this.derived.policies[pid] || []);
-  }
-
-  sharePrice() {
-    return this.game.share_price ?? this.derived.sharePrice ?? this.board.params.share_price ?? null;
-  }
+  // Shares, policies and the share price: the game's state carries them (Millionaire Elite).
+  shares(pid) { return this.byId.get(pid)?.shares ?? 0; }
+  policies(pid) { return this.byId.get(pid)?.policies ?? []; }
+  sharePrice() { return this.game.share_price ?? null; }
 
   activePlayers() { return this.players.filter((p) => !p.bankrupt); }
 
