@@ -104,7 +104,7 @@ class Moves(MethodView):
         bank, role = tablebank(), current_role()
         # The ETag names the token's role too: a player's moves are not the banker's.
         tag = etag(f"{bank.version(game)}-{role}")
-        return {"moves": bank.moves(game, role)}, tag
+        return bank.moves(game, role), tag
 
 
 @game_blp.route("/players/<player>/liquidation")

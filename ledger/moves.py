@@ -3,8 +3,8 @@
 Each transaction type the game accepts now, from its rule set's variant, its options and its
 status, as the type is declared (``ledger.transactions``: who may record it, whether it can be
 voided, its request fields), with the choices that only the game knows filled in: its active
-players, its accounts, the deeds of its board, its open IOUs, its rule set's policy colours,
-its last seq.
+players, its accounts (the pot only where the game collects it, or while it holds money), the
+deeds of its board, its open IOUs, its rule set's policy colours, its last seq.
 
 Left out: every type of a finished game (it records nothing more), the set-up types (the
 ledger records them itself), a type the game does not offer (an option that is off, the other
@@ -23,6 +23,10 @@ from ledger.state import State
 from ledger.transactions import ORDERED, REGISTRY, TransactionType
 from ledger.transactions.form import Field
 
+NOT_VOIDABLE = tuple(name for name in ORDERED if not REGISTRY[name].voidable)
+"""The types whose transactions are never voided, listed now or not: the set-up's, voids,
+disputes and their resolutions, the finish."""
+
 
 def moves_of(
     rs: RuleSet, options: Mapping[str, Any], state: State, by: str = "banker"
@@ -31,7 +35,10 @@ def moves_of(
     if state["status"] == "finished":
         return []
     active = [pid for pid, p in state["players"].items() if p["bankrupt_seq"] is None]
-    table = _Table(rs, state, active)
+    # The pot is an account to pay into where the game collects it (the Free Parking rule, the
+    # kitty), or while it holds money; else what is paid there would stay there.
+    pot = REGISTRY["pot_collect"].offered_in(rs, options) or state["balances"].get("pot", 0) > 0
+    table = _Table(rs, state, active, pot)
     out = []
     for name in ORDERED:
         declared = REGISTRY[name]
@@ -74,8 +81,8 @@ def _empty(spec: dict[str, Any]) -> bool:
 class _Table:
     """The game's own words for the fields: its players, accounts, deeds, IOUs, policies."""
 
-    def __init__(self, rs: RuleSet, state: State, active: list[str]) -> None:
-        self.rs, self.state, self.active = rs, state, active
+    def __init__(self, rs: RuleSet, state: State, active: list[str], pot: bool) -> None:
+        self.rs, self.state, self.active, self.pot = rs, state, active, pot
 
     def filled(self, field: Field, only: str | None = None) -> dict[str, Any]:
         choices = [only] if only is not None else self.choices(field)
@@ -90,7 +97,8 @@ class _Table:
         if kind == "player":
             return list(self.active)
         if kind == "account":
-            return [*field.choices, *self.active]
+            fixed = [c for c in field.choices if c != "pot" or self.pot]
+            return [*fixed, *self.active]
         if kind in ("deed", "deeds"):
             return list(self.rs.deeds)
         if field.source == "policies":

@@ -21,7 +21,7 @@ from ledger.errors import NotFound
 from ledger.fairplay import fairplay_flags
 from ledger.game import Game
 from ledger.live import Feed, Follower
-from ledger.moves import moves_of
+from ledger.moves import NOT_VOIDABLE, moves_of
 from ledger.ruleset import BUILT_IN, RuleSet, built_in
 from ledger.state import State
 from ledger.store import select_states
@@ -151,10 +151,14 @@ class Reading(Application[UUID]):
         """The rule set a game was created with, built in or its own, as ``ruleset`` shows one."""
         return ruleset_view(self._load(game_id).ruleset)
 
-    def moves(self, game_id: UUID | str, by: str = "banker") -> list[dict[str, Any]]:
-        """The moves ``by`` ("banker" or a player id) may record in the game now."""
+    def moves(self, game_id: UUID | str, by: str = "banker") -> dict[str, Any]:
+        """The moves ``by`` ("banker" or a player id) may record in the game now, and the
+        types whose transactions are never voided."""
         game = self._load(game_id)
-        return moves_of(game.ruleset, game.options, game.state, by)
+        return {
+            "moves": moves_of(game.ruleset, game.options, game.state, by),
+            "not_voidable": list(NOT_VOIDABLE),
+        }
 
     def version(self, game_id: UUID | str, seq: int | None = None) -> str:
         """The game's version (its ETag) now, or right after transaction ``seq``; refuses a

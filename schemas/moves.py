@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from marshmallow import Schema, fields, validate
 
-from ledger.transactions import RECORDABLE
+from ledger.transactions import ORDERED, RECORDABLE
 from ledger.transactions.form import KINDS
 from schemas.answers import answer
 
@@ -51,3 +51,10 @@ class MoveSchema(Schema):
 @answer()
 class MovesSchema(Schema):
     moves = fields.List(fields.Nested(MoveSchema))
+    not_voidable = fields.List(
+        fields.String(validate=validate.OneOf(ORDERED)),
+        metadata={
+            "description": "the types whose transactions are never voided, listed now or not "
+            "(the set-up's, voids, disputes, the finish)"
+        },
+    )

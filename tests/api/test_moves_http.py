@@ -10,19 +10,20 @@ import pytest
 
 from schemas.transactions import TRANSACTION_SCHEMAS
 
-# What a classic game without house rules records (docs/rules.md, "1. Classic game"): no pot
-# to collect without the Free Parking rule, no IOUs without player loans, none of Millionaire
-# Elite's types.
+# What a classic game without house rules records: no pot to collect without the Free Parking
+# rule (docs/rules.md, "House-rule options"), no IOUs without player loans ("IOUs (player
+# loans)"), none of Millionaire Elite's types ("Millionaire Elite").
 CLASSIC_MOVES = [
     "salary", "payment", "card", "tax", "buy", "auction", "rent", "mortgage", "unmortgage",
     "build", "sell_buildings", "jail_fine", "jail_card", "go_to_jail", "leave_jail", "trade",
     "bankruptcy", "turn", "finish", "dispute", "dispute_resolve", "void",
 ]  # fmt: skip
-# Millionaire Elite (docs/rules.md, "4. Millionaire Elite"): round income and round tax,
+# Millionaire Elite (docs/rules.md, "Millionaire Elite"): round income and round tax,
 # shares, insurance, the jackpot and the kitty, loans between players; no income or luxury tax
 # squares and no jail cards.
 ELITE_ONLY = {"shares", "share_price", "round_tax", "tax_exemption", "insurance", "jackpot"}
-THE_BOARD_OF_CLASSIC = 28  # 22 streets, 4 railroads, 2 utilities (docs/rules.md, Appendix)
+# "The Bank holds the 28 deeds" (docs/rules.md, "Set-up and starting cash").
+THE_BOARD_OF_CLASSIC = 28
 
 Table = Any  # tests/api/conftest.py's Table: a game created through the API
 NewGame = Any
@@ -77,7 +78,9 @@ def test_the_card_is_listed_as_the_contract_shows_it(table: Table) -> None:
 def test_accounts_deeds_and_bounds_are_the_games_own(table: Table) -> None:
     listed = moves(table)
 
-    assert field(listed["payment"], "from")["choices"] == ["bank", "pot", "p1", "p2", "p3"]
+    # No Free Parking pot in this game: nothing is paid into it (docs/rules.md, "House-rule
+    # options").
+    assert field(listed["payment"], "from")["choices"] == ["bank", "p1", "p2", "p3"]
     deeds = field(listed["buy"], "property")["choices"]
     assert len(deeds) == THE_BOARD_OF_CLASSIC
     assert deeds[0] == "mediterranean-avenue" and deeds[-1] == "boardwalk"
@@ -116,7 +119,9 @@ def test_the_house_rules_add_the_pot_and_the_loans(new_game: NewGame) -> None:
 
     assert "pot_collect" in listed
     assert "iou" in listed
-    # No IOU is open: a repayment has nothing to repay (docs/rules.md, "3. IOUs").
+    # The Free Parking pot takes money now (docs/rules.md, "House-rule options").
+    assert field(listed["payment"], "to")["choices"] == ["bank", "pot", "p1", "p2", "p3"]
+    # No IOU is open: a repayment has nothing to repay (docs/rules.md, "IOUs (player loans)").
     assert "iou_repay" not in listed
     table.record({"type": "iou", "debtor": "p1", "creditor": "p2", "amount": 200})
     (iou,) = table.state()["ious"]
@@ -144,7 +149,7 @@ def test_a_millionaire_elite_game_lists_its_own_types(table: Table) -> None:
     assert set(listed) >= ELITE_ONLY
     assert set(listed) >= {"iou", "pot_collect"}  # Elite lends and has its kitty
     assert {"tax", "jail_card"}.isdisjoint(listed)
-    # The policy colours are the rule set's (docs/rules.md, "4. Millionaire Elite").
+    # The policy colours are the rule set's (docs/rules.md, "Insurance policies").
     policy = field(listed["insurance"], "policy")
     assert policy["kind"] == "choice"
     assert policy["choices"] == ["blue", "green", "orange", "red"]
@@ -157,7 +162,7 @@ def test_a_players_token_lists_what_that_player_may_record(table: Table) -> None
     assert listed["payment"]["who"] == ["banker", "player"]
     assert field(listed["payment"], "from")["choices"] == ["p2"]  # out of his own account
     assert field(listed["rent"], "payer")["choices"] == ["p2"]
-    assert field(listed["payment"], "to")["choices"] == ["bank", "pot", "p1", "p2", "p3"]
+    assert field(listed["payment"], "to")["choices"] == ["bank", "p1", "p2", "p3"]
 
 
 def test_a_bankrupt_players_token_may_record_only_a_dispute(table: Table) -> None:
@@ -172,7 +177,17 @@ def test_a_finished_game_lists_nothing(table: Table) -> None:
     response = table.get("/moves")
 
     assert response.status_code == 200
-    assert response.json == {"moves": []}
+    assert response.json["moves"] == []
+
+
+def test_the_types_never_voided_are_listed_beside_the_moves(table: Table) -> None:
+    response = table.get("/moves")
+
+    # The set-up's (docs/rules.md, "Set-up and starting cash"), the corrections and disputes,
+    # and the finish: no void reverses them (docs/rules.md, "Corrections").
+    assert sorted(response.json["not_voidable"]) == sorted(
+        ["starting_cash", "deal", "pot_seed", "void", "finish", "dispute", "dispute_resolve"]
+    )
 
 
 def test_the_moves_need_a_token_of_the_game(table: Table) -> None:

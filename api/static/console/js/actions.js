@@ -10,6 +10,7 @@ import {deedPicker, problemView, liquidationView, buildingsText, tileLine, stand
 import {groupClass} from './rules.js';
 import {quote, quoteBox, quoteLabel, netFor, signed} from './quote.js';
 import {unreachable} from './api.js';
+import {moveDialog, movesList} from './moves.js';
 
 /** Reads a whole amount from an input; marks the input and says why when it is not one. */
 function amountOf(input, errorBox, {min = 1, optional = false} = {}) {
@@ -184,9 +185,9 @@ function asksFor(answer, fields) {
   return true;
 }
 
-/** Whether the pot takes money: the Free Parking house rule, or Millionaire Elite's kitty. */
+/** Whether the pot takes money: where the game collects it (the server offers it a payment). */
 function potOpen(ctx) {
-  return Boolean(ctx.game.options && ctx.game.options.free_parking_pot) || ctx.board.elite;
+  return ctx.choices('payment', 'to').includes('pot');
 }
 
 /** Players still in the game (a bankrupt neither pays nor is paid), the Bank, the pot. */
@@ -346,7 +347,8 @@ export function auctionDialog(ctx, deedPreset = null) {
     const view = quoteBox(ctx, payload, {testid: 'auction-quote'});
     const picker = deedPicker(ctx, {
       selected: deedPreset ? [deedPreset] : [],
-      eligible: (d, p) => p.owner === 'bank' || (ctx.board.elite && d.kind === 'plot'),
+      // An owned plot goes to auction too (docs/rules.md, Millionaire Elite); the quote says.
+      eligible: (d, p) => p.owner === 'bank' || d.kind === 'plot',
       onChange: (id) => {
         deedId = id;
         // The figure printed on the deed, for the bidding (the ledger records the bid).
@@ -557,58 +559,29 @@ export function taxDialog(ctx, player) {
   });
 }
 
-const EFFECTS = ['collect', 'pay', 'collect_from_each', 'pay_each', 'repairs'];
-
 export function cardDialog(ctx, player) {
-  txnDialog(ctx, t('a_card'), (body, form) => {
-    const who = playerSelect(ctx, player, {name: 'player'});
-    const name = nextId('effect');
-    let effect = 'collect';
-    const amount = numberInput({name: 'amount', min: 1});
-    const perHouse = numberInput({name: 'per_house', min: 0});
-    const perHotel = numberInput({name: 'per_hotel', min: 0});
-    const amountField = field(t('amount'), amount);
-    const repairs = h('div', {class: 'grid2'}, field(t('per_house'), perHouse), field(t('per_hotel'), perHotel));
-    repairs.hidden = true;
-    const payload = () => {
-      const out = {type: 'card', player: who.value, effect};
-      if (effect === 'repairs') {
-        if (typed(perHouse, 0) === null || typed(perHotel, 0) === null) return null;
-        return {...out, per_house: typed(perHouse, 0), per_hotel: typed(perHotel, 0)};
-      }
-      return typed(amount) === null ? null : {...out, amount: typed(amount)};
+  // Its effects and the figures each takes are the server's declaration of the card (moves.js).
+  moveDialog(ctx, txnDialog, 'card', {player}, {title: t('a_card'), testid: 'card-quote',
+    record: t('record_card'), radios: ['effect']});
+}
+
+/** Any move the game offers, from its declaration (moves.js). */
+export function genericDialog(ctx, type, preset = {}) {
+  moveDialog(ctx, txnDialog, type, preset);
+}
+
+/** Every move the game can record now, each opening its form; a move made of a list of
+ * parts (a trade's legs) opens its dialog of its own, where the parts are put together. */
+export function allMovesDialog(ctx) {
+  modal(t('all_moves'), (body, dialog) => {
+    const open = (type) => {
+      dialog.close();
+      const parts = ctx.move(type).fields.some((f) => f.kind === 'list' && f.required);
+      if (parts) tradeDialog(ctx, ctx.activePlayers()[0].id);
+      else genericDialog(ctx, type);
     };
-    const view = quoteBox(ctx, payload, {testid: 'card-quote'});
-    const update = () => {
-      amountField.hidden = effect === 'repairs';
-      repairs.hidden = effect !== 'repairs';
-      view.refresh();
-    };
-    const radios = h('fieldset', {class: 'radios'}, h('legend', {}, t('card_effect')), EFFECTS.map((e) => {
-      const id = nextId('eff');
-      return h('div', {class: 'radio'}, h('input', {type: 'radio', name, id, value: e, checked: e === effect,
-        onchange: () => { effect = e; update(); }}), h('label', {for: id}, t(`effect_${e}`)));
-    }));
-    [amount, perHouse, perHotel].forEach((i) => i.addEventListener('input', view.refresh));
-    who.addEventListener('change', view.refresh);
-    update();
-    body.append(field(t('player'), who), radios, amountField, repairs, view.el, form.memoField(),
-      h('div', {class: 'actions'}, form.button(t('record_card'), () => {
-        const out = {type: 'card', player: who.value, effect};
-        if (effect === 'repairs') {
-          const ph = amountOf(perHouse, form.errorBox, {min: 0});
-          if (ph === undefined) return undefined;
-          const pt = amountOf(perHotel, form.errorBox, {min: 0});
-          if (pt === undefined) return undefined;
-          Object.assign(out, {per_house: ph, per_hotel: pt});
-        } else {
-          const a = amountOf(amount, form.errorBox);
-          if (a === undefined) return undefined;
-          out.amount = a;
-        }
-        return out;
-      })));
-  });
+    body.append(h('p', {class: 'muted small'}, t('all_moves_hint')), movesList(ctx, open));
+  }, {wide: true});
 }
 
 export function jailDialog(ctx, player) {
@@ -620,7 +593,8 @@ export function jailDialog(ctx, player) {
     const fine = {type: 'jail_fine', player};
     row.append(quoteLabel(ctx, form.button(t('pay_fine'), () => fine, {cls: 'secondary'}), t('pay_fine'), fine, player));
     if (p.in_jail) row.append(form.button(t('leave_jail_doubles'), () => ({type: 'leave_jail', player}), {cls: 'secondary'}));
-    for (const deck of ['chance', 'community_chest']) {
+    const decks = ctx.move('jail_card')?.fields.find((f) => f.name === 'deck')?.choices || [];
+    for (const deck of decks) {
       const holder = (ctx.game.jail_cards || {})[deck];
       if (holder === player) {
         row.append(form.button(t('use_card', {deck: t(`deck_${deck}`)}), () => ({type: 'jail_card', player, action: 'use', deck}), {cls: 'secondary'}));
@@ -1026,32 +1000,36 @@ export function voidDialog(ctx, txn, summary) {
 /** Every move for one player, grouped; each opens its dialog or records at once. */
 export function actionSheet(ctx, player) {
   const p = ctx.byId.get(player);
-  const elite = ctx.board.elite;
-  const loans = ctx.game.options.player_loans === true || !('player_loans' in (ctx.board.rs.options || {}));
   modal(p.name, (body, dialog) => {
     const open = (fn) => () => { dialog.close(); fn(ctx, player); };
     const now = (label, payload) => ctx.quickButton(label, payload, {after: () => dialog.close()});
+    // Each tile is there when the game records its move now (the server's list).
+    const tile = (type, label, run) => (ctx.can(type) ? [[label, run]] : []);
     const tiles = [
-      [t('a_payment'), open(payDialog)],
-      [t('a_rent'), open(rentDialog)],
-      [t('a_buy'), open(buyDialog)],
-      [t('a_auction'), () => { dialog.close(); auctionDialog(ctx); }],
-      ...(ctx.board.params.income_tax_flat || ctx.board.params.income_tax_percent || ctx.board.params.luxury_tax ? [[t('a_tax'), open(taxDialog)]] : []),
-      [t('a_card'), open(cardDialog)],
-      [t('a_jail'), open(jailDialog)],
-      [t('a_build'), open(buildDialog)],
-      [t('a_mortgage'), open(mortgageDialog)],
-      [t('a_trade'), open(tradeDialog)],
-      ...(loans ? [[t('a_iou'), open(iouDialog)]] : []),
-      ...(elite ? [[t('a_shares'), open(sharesDialog)], [t('a_round_tax'), open(roundTaxDialog)],
-        [t('a_insurance'), open(insuranceDialog)], [t('a_jackpot'), open(jackpotDialog)]] : []),
-      [t('a_bankruptcy'), open(bankruptcyDialog)],
+      ...tile('payment', t('a_payment'), open(payDialog)),
+      ...tile('rent', t('a_rent'), open(rentDialog)),
+      ...tile('buy', t('a_buy'), open(buyDialog)),
+      ...tile('auction', t('a_auction'), () => { dialog.close(); auctionDialog(ctx); }),
+      ...tile('tax', t('a_tax'), open(taxDialog)),
+      ...tile('card', t('a_card'), open(cardDialog)),
+      ...tile('jail_fine', t('a_jail'), open(jailDialog)),
+      ...tile('build', t('a_build'), open(buildDialog)),
+      ...tile('mortgage', t('a_mortgage'), open(mortgageDialog)),
+      ...tile('trade', t('a_trade'), open(tradeDialog)),
+      ...tile('iou', t('a_iou'), open(iouDialog)),
+      ...tile('shares', t('a_shares'), open(sharesDialog)),
+      ...tile('round_tax', t('a_round_tax'), open(roundTaxDialog)),
+      ...tile('insurance', t('a_insurance'), open(insuranceDialog)),
+      ...tile('jackpot', t('a_jackpot'), open(jackpotDialog)),
+      ...tile('bankruptcy', t('a_bankruptcy'), open(bankruptcyDialog)),
       [t('what_can_raise', {name: p.name}), open(liquidationDialog)],
     ];
+    // The round income where shares pay a part of it (Millionaire Elite), else the salary.
+    const income = ctx.board.params.share_income_percent !== undefined;
     body.append(h('div', {class: 'sheet'},
       tiles.map(([label, run]) => h('button', {type: 'button', class: 'sheet-btn', onclick: run}, label)),
-      now(elite ? t('income') : t('salary'), {type: 'salary', player}),
-      elite ? now(t('a_tax_exemption'), {type: 'tax_exemption', player}) : null,
+      now(income ? t('income') : t('salary'), {type: 'salary', player}),
+      ctx.can('tax_exemption') ? now(t('a_tax_exemption'), {type: 'tax_exemption', player}) : null,
       (ctx.game.balances.pot || 0) > 0 ? now(`${t('collect_pot')} ${ctx.money(ctx.game.balances.pot)}`, {type: 'pot_collect', player}) : null));
   }, {wide: true});
 }

@@ -140,6 +140,9 @@ export class Api {
     }
   }
 
+  /** What the game can record now, as the server declares it (moves.js). */
+  moves(id) { return this.get(`/games/${id}/moves`); }
+
   statement(id, account) {
     return this.get(`/games/${id}/accounts/${encodeURIComponent(account)}/statement`);
   }

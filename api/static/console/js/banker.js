@@ -21,6 +21,7 @@ import {connection, showBanner, drawBanner, registerWorker} from './offline.js';
 import {Outbox, keepDrawn, waitingMoves, discardOutbox} from './outbox.js';
 import {countdown} from './clock.js';
 import {turnsCard} from './turns.js';
+import {loadMoves, movesKey} from './moves.js';
 
 const main = document.getElementById('main');
 const top = document.getElementById('top');
@@ -432,7 +433,17 @@ async function loadGame(id) {
     ctx.outbox.addEventListener('change', drawBanner);
   }
   ctx.stale = stale;
-  if (!stale) keepSnapshot(ctx, rs);
+  if (stale && snapshot(id)?.moves) ctx.setMoves(snapshot(id).moves, movesKey(game));
+  if (!stale) {
+    try {
+      await loadMoves(ctx);
+    } catch (err) {
+      if (!unreachable(err)) throw err; // the moves of the last snapshot, if any, stay
+      const snap = snapshot(id);
+      if (snap?.moves && !ctx.moves) ctx.setMoves(snap.moves, movesKey(game));
+    }
+    keepSnapshot(ctx, rs);
+  }
   current = ctx;
   showOutbox(ctx);
   ctx.after = (txn) => recorded(ctx, txn);
@@ -474,6 +485,7 @@ function refresh(ctx) {
     do {
       ctx.behind = false;
       ctx.setGame(await ctx.api.game(ctx.id));
+      await loadMoves(ctx); // asked again only when what they depend on changed
     } while (ctx.behind);
     ctx.freshUntil = Date.now() + 1000;
     ctx.stale = false;
@@ -556,6 +568,7 @@ async function pollOnce(ctx) {
   const changed = await ctx.api.gameIfChanged(ctx.id, `"${ctx.game.version}"`);
   if (!changed) return;
   ctx.setGame(changed.game);
+  await loadMoves(ctx);
   keepSnapshot(ctx);
   if (current === ctx && onTable(ctx)) redrawWhenFree();
 }
@@ -603,7 +616,7 @@ const SNAPSHOT = 'snapshot.';
 
 function keepSnapshot(ctx, ruleset = ctx.board.rs) {
   if (!store.game(ctx.id)) return; // forgotten on this device: an answer coming late keeps nothing
-  store.set(SNAPSHOT + ctx.id, JSON.stringify({game: ctx.game, ruleset}));
+  store.set(SNAPSHOT + ctx.id, JSON.stringify({game: ctx.game, ruleset, moves: ctx.movesAnswer || null}));
 }
 
 function snapshot(id) {
@@ -623,7 +636,7 @@ async function recorded(ctx, txn) {
   }
   const {title, moves} = describeTxn(ctx, txn);
   const basis = basisSummary(ctx, txn);
-  const undoable = !['void', 'finish', 'dispute', 'dispute_resolve'].includes(txn.type) && !txn.replayed;
+  const undoable = ctx.voidable(txn.type) && !txn.replayed;
   toast([title, moves, basis].filter(Boolean).join(' — ') + (txn.replayed ? ` (${t('already_recorded_short')})` : ''), {
     kind: 'ok',
     timeout: 10000,
@@ -722,9 +735,9 @@ async function tableScreen(ctx, {asOf = null, stale = () => false} = {}) {
     h('ul', {class: 'facts'},
       game.bank && game.bank.houses !== null && game.bank.houses !== undefined
         ? h('li', {}, t('bank_supply', {houses: game.bank.houses, hotels: game.bank.hotels})) : null,
-      'pot' in game.balances && (game.balances.pot || game.options.free_parking_pot || board.elite)
+      'pot' in game.balances && (game.balances.pot || ctx.can('pot_collect'))
         ? h('li', {}, `${view.name('pot')}: ${view.money(game.balances.pot)}`) : null,
-      board.elite ? h('li', {}, `${t('share_price')}: ${view.money(view.sharePrice() ?? 0)}`) : null),
+      view.sharePrice() !== null ? h('li', {}, `${t('share_price')}: ${view.money(view.sharePrice())}`) : null),
     asOf === null ? countdown(game, {upHint: t('clock_up_banker')}) : null);
   if (asOf !== null) {
     head.prepend(h('p', {class: 'banner'}, t('as_of', {seq: asOf}), ' ', h('a', {href: `#/g/${ctx.id}`}, t('back_to_now'))));
@@ -747,7 +760,7 @@ async function tableScreen(ctx, {asOf = null, stale = () => false} = {}) {
       h('header', {}, h('h2', {id: `pl-${p.id}`}, p.name), h('div', {class: 'badges'}, badges)),
       h('p', {class: 'cash', dataset: {testid: `cash-${p.id}`}}, view.money(p.cash)),
       h('p', {class: 'worth small muted'}, `${t('net_worth')} ${view.money(p.net_worth)}`),
-      board.elite ? h('p', {class: 'small'}, `${t('shares')}: ${view.shares(p.id)}`,
+      view.sharePrice() !== null ? h('p', {class: 'small'}, `${t('shares')}: ${view.shares(p.id)}`,
         view.policies(p.id).length ? ` · ${t('policies_held')}: ${view.policies(p.id).map((x) => t(`policy_${x}`)).join(', ')}` : '') : null,
       ious.length ? h('p', {class: 'small'}, ious.map((i) => (i.debtor === p.id
         ? t('owes', {name: view.name(i.holder), amount: view.money(i.outstanding)})
@@ -771,8 +784,10 @@ async function tableScreen(ctx, {asOf = null, stale = () => false} = {}) {
       h('button', {type: 'button', class: 'secondary', onclick: () => actions.auctionDialog(ctx)}, t('a_auction')),
       h('button', {type: 'button', class: 'secondary', onclick: () => actions.tradeDialog(ctx, ctx.activePlayers()[0].id)}, t('a_trade')),
       (game.ious || []).some((i) => i.outstanding > 0) ? h('button', {type: 'button', class: 'secondary', onclick: () => actions.iousDialog(ctx)}, t('open_ious')) : null,
-      board.elite ? h('button', {type: 'button', class: 'secondary', onclick: () => actions.sharePriceDialog(ctx)}, t('a_share_price')) : null,
-      h('button', {type: 'button', class: 'secondary', onclick: () => actions.finishDialog(ctx)}, t('a_finish'))));
+      ctx.can('share_price') ? h('button', {type: 'button', class: 'secondary', onclick: () => actions.sharePriceDialog(ctx)}, t('a_share_price')) : null,
+      h('button', {type: 'button', class: 'secondary', onclick: () => actions.finishDialog(ctx)}, t('a_finish')),
+      ctx.moves ? h('button', {type: 'button', class: 'secondary', dataset: {testid: 'all-moves'}, 'aria-haspopup': 'dialog',
+        onclick: () => actions.allMovesDialog(ctx)}, t('all_moves')) : null));
 
   const boardView = h('section', {class: 'card board', 'aria-labelledby': 'board-h'},
     h('h2', {id: 'board-h'}, t('deeds_by_colour')),
@@ -829,7 +844,8 @@ function spotlightDispute(ctx) {
  * value). The word shows at once, the figure when the server answers.
  */
 function salaryLabel(ctx, player) {
-  const word = ctx.board.elite ? t('income') : t('go_quick');
+  // The round income where shares pay a part of it (Millionaire Elite), else GO's salary.
+  const word = ctx.board.params.share_income_percent !== undefined ? t('income') : t('go_quick');
   const figure = h('span', {class: 'line', dataset: {testid: 'salary-figure'}});
   quote(ctx, {type: 'salary', player: player.id}).then((answer) => {
     if (answer.txn) replace(figure, `+${ctx.money(netFor(answer.txn, player.id))}`);

@@ -8,8 +8,6 @@ import {describeTxn, txnDetails, statementTable, problemView} from './views.js';
 import {voidFromHistory, historyNote, readable} from './disputes.js';
 import {fairplayCard} from './fairplay.js';
 
-const NOT_VOIDABLE = new Set(['starting_cash', 'deal', 'pot_seed', 'void', 'finish', 'dispute', 'dispute_resolve']);
-
 export async function historyScreen(ctx, main, {account, stale = () => false} = {}) {
   const all = await ctx.api.transactions(ctx.id);
   if (stale()) return; // the banker went elsewhere meanwhile
@@ -79,7 +77,7 @@ function row(ctx, txn) {
     filled = true;
     details.append(txnDetails(ctx, readable(ctx, txn)), h('div', {class: 'row'},
       h('a', {class: 'button secondary', href: `#/g/${ctx.id}/asof/${txn.seq}`}, t('table_as_of', {seq: txn.seq})),
-      !txn.voided_by && !NOT_VOIDABLE.has(txn.type) && ctx.game.status !== 'finished'
+      !txn.voided_by && ctx.voidable(txn.type) && ctx.game.status !== 'finished'
         ? h('button', {type: 'button', class: 'secondary', onclick: () => voidFromHistory(ctx, txn, `${title} ${moves}`)}, t('void_ellipsis'))
         : null));
   });

@@ -329,6 +329,22 @@ export const en = {
   fp_f_shift_percent: 'A shift of power: at least', fp_f_receiver_could_raise: 'Receiver could raise before',
   fp_f_distress_limit: 'About to go bankrupt: under', fp_f_receiver_paid_next: 'Receiver paid out next',
   fp_nothing: 'nothing', fp_iou: 'IOU {iou}', fp_group_of: 'the group of {deeds}',
+  // The moves' forms (moves.js): fields by name, choices by field and value.
+  mf_action: 'Action', mf_amount: 'Amount', mf_bid: 'Winning bid', mf_break_down: 'Break the hotel down into houses',
+  mf_cash: 'Cash', mf_choice: 'How income tax is paid', mf_commission: 'Commission', mf_commission_to: 'Broker',
+  mf_count: 'How many', mf_creditor: 'Creditor', mf_debtor: 'Debtor', mf_deck: 'Deck', mf_dice: 'Dice thrown',
+  mf_direction: 'Direction', mf_dispute: 'Dispute (its #)', mf_effect: 'What the card does', mf_from: 'From',
+  mf_hotel: 'Hotel', mf_houses: 'Houses', mf_iou: 'IOU', mf_jail_cards: 'Get out of jail cards',
+  mf_legs: 'Parts of the deal', mf_multiplier: 'Multiplier', mf_note: 'Note', mf_orders: 'Orders',
+  mf_owed: 'Amount owed', mf_payer: 'Who pays', mf_payout: 'Payout', mf_per_hotel: 'Per hotel',
+  mf_per_house: 'Per house', mf_player: 'Player', mf_plot_tax: 'Plot tax', mf_points: 'Points', mf_policy: 'Policy',
+  mf_price: 'Price', mf_properties: 'Deeds', mf_property: 'Deed', mf_reason: 'Reason', mf_seq: 'Transaction #',
+  mf_stake: 'Stake', mf_tax: 'Tax', mf_to: 'To', mf_unmortgage: 'Lift the mortgage of', mf_winner: 'Winner',
+  mc_action_buy: 'Buy', mc_action_sell: 'Sell', mc_action_draw: 'Draw it', mc_action_use: 'Use it',
+  mc_action_return: 'Return it', mc_direction_up: 'Up', mc_direction_down: 'Down', mc_jail_cards_chance: 'Chance',
+  mc_jail_cards_community_chest: 'Community Chest', mc_tax_income: 'Income tax', mc_tax_luxury: 'Luxury tax',
+  record_move: 'Record', move_missing: 'Fill in: {fields}.', iou_choice: '{id}: {debtor} owes {holder} {amount}',
+  all_moves: 'All moves', all_moves_hint: 'Every move this game can record now, as the server lists it.',
 };
 
 const DICTS = {en, ru, pl};

@@ -5,6 +5,7 @@
 // address bar (playerLink). On a phone others use too, the player makes this device forget it
 // (forgetDevice).
 
+import {loadMoves} from './moves.js';
 import {h, replace, modal, field, select, numberInput, toast} from './dom.js';
 import {Api, unreachable} from './api.js';
 import {Intents} from './intents.js';
@@ -53,6 +54,7 @@ async function load() {
     ctx = new GameContext({id: gameId, api, board: new Board(rs), game: answer.game, currency: rs.currency});
   }
   ctx.setGame(answer.game);
+  await loadMoves(ctx); // what this player may record, as the server lists it
   statement = await api.statement(gameId, me);
   return true;
 }
@@ -81,7 +83,7 @@ function draw() {
     countdown(game),
     h('p', {class: 'cash big-cash', dataset: {testid: 'my-cash'}, 'aria-live': 'polite'}, ctx.money(p.cash)),
     h('p', {class: 'worth small muted'}, `${t('net_worth')} ${ctx.money(p.net_worth)}`),
-    ctx.board.elite ? h('p', {class: 'small'}, `${t('shares')}: ${ctx.shares(me)} · ${t('share_price')}: ${ctx.money(ctx.sharePrice() ?? 0)}`) : null,
+    ctx.sharePrice() !== null ? h('p', {class: 'small'}, `${t('shares')}: ${ctx.shares(me)} · ${t('share_price')}: ${ctx.money(ctx.sharePrice() ?? 0)}`) : null,
     h('h2', {class: 'sub'}, t('my_deeds')), deedChips(ctx, me));
 
   if (game.status === 'finished' && game.standings) {

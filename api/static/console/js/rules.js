@@ -27,7 +27,6 @@ export class Board {
       this.groups.get(d.group).push(d);
     }
     this.groupIndex = new Map([...this.groups.keys()].map((g, i) => [g, i]));
-    this.elite = this.params.variant === 'millionaire-elite';
   }
 
   deed(id) { return this.byId.get(id); }

@@ -21,9 +21,30 @@ export class GameContext {
     this.byId = new Map(game.players.map((p) => [p.id, p]));
   }
 
+  /** The game's moves (moves.js): what it can record now, as the server declares it. */
+  setMoves(answer, key) {
+    this.movesAnswer = answer;
+    this.moves = new Map(answer.moves.map((m) => [m.type, m]));
+    this.notVoidable = new Set(answer.not_voidable || []);
+    this.movesKey = key;
+  }
+
+  /** Whether the game records moves of `type` now (the server says). */
+  can(type) { return Boolean(this.moves && this.moves.has(type)); }
+  move(type) { return (this.moves && this.moves.get(type)) || null; }
+  /** The choices the server gives a move's field now (none: the move is not offered). */
+  choices(type, name) {
+    const f = this.move(type)?.fields.find((x) => x.name === name);
+    return f?.choices || [];
+  }
+
+  /** Whether a transaction of `type` may be voided at all (the server's declarations). */
+  voidable(type) { return Boolean(this.notVoidable) && !this.notVoidable.has(type); }
+
   name(account) {
     if (account === 'bank') return t('bank');
-    if (account === 'pot') return this.board.elite ? t('jackpot_kitty') : t('pot');
+    // A pot the rule set seeds at the start is the jackpot's kitty (Millionaire Elite).
+    if (account === 'pot') return this.board.params.pot_seed !== undefined ? t('jackpot_kitty') : t('pot');
     const p = this.byId.get(account);
     return p ? p.name : account;
   }
@@ -44,12 +65,12 @@ export class GameContext {
   activePlayers() { return this.players.filter((p) => !p.bankrupt); }
 
   /** Accounts to choose from. `payee`: only those that can be paid (no bankrupt; the pot
-   * only under the Free Parking house rule or as Millionaire Elite's kitty). */
+   * only where the game collects it: the server offers it to a payment). */
   accountOptions({bank = true, pot = true, exclude = [], payee = false} = {}) {
     const players = payee ? this.activePlayers() : this.players;
     const out = players.filter((p) => !exclude.includes(p.id)).map((p) => [p.id, p.name]);
     if (bank && !exclude.includes('bank')) out.push(['bank', t('bank')]);
-    const potOpen = !payee || Boolean(this.game.options && this.game.options.free_parking_pot) || this.board.elite;
+    const potOpen = !payee || this.choices('payment', 'to').includes('pot');
     if (pot && potOpen && !exclude.includes('pot') && 'pot' in this.game.balances) out.push(['pot', this.name('pot')]);
     return out;
   }

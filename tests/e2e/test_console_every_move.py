@@ -1,0 +1,190 @@
+"""Every move a game lists (``GET .../moves``) opens its form in the console, built from the
+server's declaration (moves.js), quotes what it would record (the dry run) and records it, in
+English, Russian and Polish: a classic game with the house rules that add types (player loans,
+the Free Parking pot), and a Millionaire Elite game for its own types.
+
+The test drives the types in an order where each is recordable (a void before the finish, the
+disputes resolved first); it fails when the server lists a type it does not drive, so a new
+type is tried here as soon as it is declared. A trade is put together from its legs in a
+dialog of its own (test_console_variants.py and the trade tests drive it).
+
+Needs what tests/e2e/test_console.py needs (Playwright for Python, /usr/bin/chromium).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from console_steps import new_game, new_page, open_table, record
+from server import Server
+
+pytestmark = pytest.mark.e2e
+
+with contextlib.suppress(ImportError):
+    from playwright.sync_api import Browser, Page, expect
+
+LOCALES = ["en-US", "ru-RU", "pl-PL"]
+
+Fill = dict[str, Any]
+# A step: the type, and its fields (a callable reads them off the game as it stands).
+Step = tuple[str, Fill | Callable[[dict[str, Any]], Fill]]
+
+
+def last_seq_of(kind: str) -> Callable[[dict[str, Any]], Fill]:
+    """The fields of a void or dispute of the last transaction of ``kind``."""
+    return lambda game: {"seq": game["seq_of"][kind]}
+
+
+# Ann p1, Bob p2, Cy p3, Dan p4. Set up through the API first: Ann holds the brown group, Bob
+# Reading Railroad, Cy Oriental Avenue mortgaged; Bob owes Ann 50; Bob's salary is disputed.
+CLASSIC: list[Step] = [
+    ("salary", {"player": "p1"}),
+    ("payment", {"from": "p1", "to": "pot", "amount": 10}),
+    ("card", {"player": "p1", "effect": "collect", "amount": 20}),
+    ("tax", {"player": "p1", "tax": "luxury"}),
+    ("pot_collect", {"player": "p2"}),
+    ("buy", {"player": "p1", "property": "vermont-avenue"}),
+    ("auction", {"property": "connecticut-avenue", "winner": "p2", "bid": 50}),
+    ("rent", {"payer": "p1", "property": "reading-railroad"}),
+    ("mortgage", {"property": "vermont-avenue"}),
+    ("unmortgage", {"property": "oriental-avenue"}),
+    ("build", {"property": "mediterranean-avenue", "houses": 1}),
+    ("sell_buildings", {"property": "mediterranean-avenue", "houses": 1}),
+    ("jail_card", {"player": "p2", "action": "draw", "deck": "chance"}),
+    ("go_to_jail", {"player": "p3"}),
+    ("leave_jail", {"player": "p3"}),
+    ("jail_fine", {"player": "p3"}),
+    ("iou", {"debtor": "p1", "creditor": "p2", "amount": 30}),
+    ("iou_repay", lambda game: {"iou": game["ious"][0], "amount": 10}),
+    ("iou_transfer", lambda game: {"iou": game["ious"][0], "to": "p3"}),
+    ("iou_forgive", lambda game: {"iou": game["ious"][0]}),
+    ("turn", {"player": "p1"}),
+    ("void", lambda game: {"seq": game["seq_of"]["turn"], "reason": "x"}),
+    ("dispute", lambda game: {"seq": game["seq_of"]["card"], "reason": "x"}),
+    ("dispute_resolve", lambda game: {"dispute": game["open_disputes"][0], "note": "x"}),
+    # Dan owes the Bank more than he could ever raise (docs/rules.md, "Bankruptcy").
+    ("bankruptcy", {"debtor": "p4", "creditor": "bank", "owed": 100000}),
+]
+OWN_DIALOG = {"trade"}
+ELITE: list[Step] = [
+    ("shares", {"player": "p1", "action": "buy", "count": 1}),
+    ("share_price", {"direction": "up", "points": 1}),
+    ("round_tax", {"player": "p1", "plot_tax": 0}),  # no plots: nothing from the TAX table
+    ("tax_exemption", {"player": "p2"}),
+    ("insurance", {"player": "p1", "action": "buy", "policy": "green"}),
+    ("jackpot", {"player": "p1", "stake": 10, "payout": 0}),
+]
+
+
+def call(server: Server, game: dict, path: str) -> dict[str, Any]:
+    answer = server.call("GET", f"/api/v1/games/{game['id']}{path}", None, game["banker_token"])
+    assert answer.status == 200, answer
+    return answer.body  # type: ignore[no-any-return]
+
+
+def facts(server: Server, game: dict) -> dict[str, Any]:
+    """What the steps read off the game: the last seq of each type, the open IOUs and
+    disputes."""
+    state = call(server, game, "")
+    items = call(server, game, "/transactions?limit=1000")["items"]
+    return {
+        "seq_of": {txn["type"]: txn["seq"] for txn in items},
+        "ious": [i["id"] for i in state["ious"] if i["outstanding"] > 0],
+        "open_disputes": [d["seq"] for d in state.get("disputes", []) if d["status"] == "open"],
+        "last_seq": state["last_seq"],
+    }
+
+
+def fill(page: Page, dialog: Any, fields: Fill) -> None:
+    for name, value in fields.items():
+        control = dialog.locator(f"[data-field={name}]").first
+        tag = control.evaluate("el => el.tagName")
+        if tag == "SELECT":
+            control.select_option(str(value))
+        elif tag == "DIV":  # radios
+            control.locator(f"input[value={value}]").check()
+        else:
+            control.fill(str(value))
+
+
+def drive(page: Page, server: Server, game: dict, steps: list[Step], locale: str) -> list[str]:
+    """Each step through the console's form of its move; the types driven."""
+    for kind, given in steps:
+        fields = given(facts(server, game)) if callable(given) else given
+        before = facts(server, game)["last_seq"]
+        page.get_by_test_id("all-moves").click()
+        page.get_by_test_id(f"move-{kind}").click()
+        dialog = page.locator("dialog[open]")
+        # Its fields are named in the page's language, none by its raw name.
+        labels = dialog.locator("label, legend").all_inner_texts()
+        assert not [label for label in labels if "_" in label], (kind, labels)
+        if locale == "ru-RU":
+            cyrillic = re.compile("[\u0400-\u04ff]")
+            assert all(cyrillic.search(label) for label in labels if label.strip()), labels
+        fill(page, dialog, fields)
+        quote = dialog.get_by_test_id("move-quote")
+        # What it would record now, as the server answers (money moved, or none), no refusal.
+        expect(quote.locator(":scope > *").first).to_be_visible()
+        expect(quote.locator(".problem")).to_have_count(0)
+        dialog.get_by_test_id("move-record").click()
+        expect(page.locator("dialog[open]")).to_have_count(0)
+        after = facts(server, game)
+        assert after["last_seq"] == before + 1, kind
+        assert after["seq_of"][kind] == before + 1, kind
+    return [kind for kind, _ in steps]
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_every_move_of_a_classic_game_opens_quotes_and_records(
+    browser: Browser, server: Server, request: pytest.FixtureRequest, locale: str
+) -> None:
+    game = new_game(
+        server,
+        "classic",
+        ["Ann", "Bob", "Cy", "Dan"],
+        options={"player_loans": True, "free_parking_pot": True},
+    )
+    for body in (
+        {"type": "buy", "player": "p1", "property": "mediterranean-avenue"},
+        {"type": "buy", "player": "p1", "property": "baltic-avenue"},
+        {"type": "buy", "player": "p2", "property": "reading-railroad"},
+        {"type": "buy", "player": "p3", "property": "oriental-avenue"},
+        {"type": "mortgage", "property": "oriental-avenue"},
+        {"type": "iou", "debtor": "p2", "creditor": "p1", "amount": 50},
+    ):
+        record(server, game, body)
+    salary = record(server, game, {"type": "salary", "player": "p2"})
+    record(server, game, {"type": "dispute", "seq": salary["seq"], "reason": "twice?"})
+    listed = {move["type"] for move in call(server, game, "/moves")["moves"]}
+    page = new_page(browser, request, locale=locale)
+    open_table(page, server, game)
+
+    driven = drive(page, server, game, CLASSIC, locale)
+    # The setup's dispute, still open, is kept too; then the finish.
+    resolve = [("dispute_resolve", lambda g: {"dispute": g["open_disputes"][0], "note": "x"})]
+    drive(page, server, game, [*resolve, ("finish", {})], locale)
+
+    assert listed == {*driven, "finish", *OWN_DIALOG}
+    assert call(server, game, "")["status"] == "finished"
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_every_move_of_millionaire_elite_opens_quotes_and_records(
+    browser: Browser, server: Server, request: pytest.FixtureRequest, locale: str
+) -> None:
+    game = new_game(server, "millionaire-elite", ["Ann", "Bob"])
+    plain = new_game(server, "classic", ["Ann", "Bob"])
+    classic = {move["type"] for move in call(server, plain, "/moves")["moves"]}
+    listed = {move["type"] for move in call(server, game, "/moves")["moves"]}
+    page = new_page(browser, request, locale=locale)
+    open_table(page, server, game)
+
+    driven = drive(page, server, game, ELITE, locale)
+
+    # Elite's own types, beside what a classic game has (less its taxes and jail cards) and
+    # what Elite has without a house rule: the kitty, loans.
+    assert listed - classic - {"pot_collect", "iou"} == set(driven)
