@@ -12,6 +12,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from ledger import rules
+from ledger.changes import change_kind
 from ledger.errors import InsufficientFunds, InvalidField, RuleViolation
 from ledger.ruleset import Deed, RuleSet
 from ledger.state import State, apply_change, apply_posting, copy_state
@@ -138,42 +139,8 @@ class Draft:
         apply_change(self.state, change)
 
     def _current(self, kind: str, target: dict[str, Any]) -> Any:
-        s = self.state
-        if kind in ("deed", "mortgage", "houses", "hotel"):
-            field = {"deed": "owner", "mortgage": "mortgaged"}.get(kind, kind)
-            return s["properties"][target["property"]][field]
-        if kind == "jail_card":
-            return s["jail_cards"][target["deck"]]
-        if kind == "jail":
-            return s["players"][target["player"]]["in_jail"]
-        if kind == "bankrupt":
-            return s["players"][target["player"]]["bankrupt_seq"]
-        if kind == "void":
-            return s["voided"].get(str(target["seq"]))
-        if kind == "iou":
-            return s["ious"].get(target["iou"])
-        if kind == "figure":
-            return s["figures"].get(target["property"], {}).get(target["field"])
-        if kind == "share_price":
-            return s["shares"]["price"]
-        if kind == "shares":
-            return s["shares"]["held"].get(target["player"], 0)
-        if kind == "policy":
-            return target["policy"] in s["policies"].get(target["player"], [])
-        if kind == "exempt":
-            return s["exempt"].get(target["player"], False)
-        if kind in ("iou_outstanding", "iou_holder"):
-            return s["ious"][target["iou"]][kind.removeprefix("iou_")]
-        if kind == "built_this_turn":
-            return s["built_this_turn"].get(target["player"], 0)
-        if kind == "first_lap":
-            return s["first_lap"].get(target["player"], False)
-        if kind == "dispute":
-            return s["disputes"].get(str(target["dispute"]))
-        if kind == "dispute_status":
-            entry = s["disputes"][str(target["dispute"])]
-            return {k: entry[k] for k in ("status", "resolved_by", "note")}
-        return s[kind]
+        """The value the draft holds now where a change of ``kind`` at ``target`` would go."""
+        return change_kind(kind).current(self.state, target)
 
     def fines_account(self) -> str:
         """Where taxes and fines go: the Bank, or the pot under the Free Parking house rule."""
