@@ -226,7 +226,7 @@ async function newGameScreen(stale = () => false) {
   const name = h('input', {type: 'text', name: 'name', required: true,
     value: `${t('game')} ${new Date().toLocaleDateString()}`});
   name.addEventListener('input', () => checkName(name));
-  const rsSelect = select(items.map((r) => [r.name, rulesetTitle(r.name, r.title)]), 'classic', {name: 'ruleset'});
+  const rsSelect = select(items.map((r) => [r.name, rulesetTitle(r.name, r.title)]), items[0]?.name, {name: 'ruleset'});
   const playersBox = h('ol', {class: 'player-inputs'});
   const optionsBox = h('div', {class: 'options'});
   const dealBox = h('div', {});
