@@ -16,9 +16,26 @@ from typing import Any
 
 import pytest
 
-from ledger.parameters import CLASSIC, ELITE, KNOWN_VARIANTS, PARAMETERS, defaults
-from ledger.ruleset import RuleSetInvalid, parse_ruleset
-from ledger.transactions.declare import EVERY_VARIANT
+from ledger.parameters import (
+    BOOLEAN,
+    CHOICE,
+    CLASSIC,
+    ELITE,
+    EVERY_VARIANT,
+    KNOWN_VARIANTS,
+    PARAMETERS,
+    PRICES,
+    VARIANT,
+    WHOLE,
+    WHOLE_OR_NULL,
+    WHOLES,
+    Parameter,
+    at_most_expected,
+    defaults,
+    expected,
+)
+from ledger.ruleset import BUILT_IN, RuleSetInvalid, parse_ruleset, resolve_extends
+from ledger.transactions import declare
 from ledger.variants import VARIANTS
 
 LEDGER = Path(__file__).parents[2] / "ledger"
@@ -206,7 +223,7 @@ def test_the_parameters_only_millionaire_elite_reads_are_its_figures():
 
 
 def test_each_variant_is_its_values_and_one_class_of_checks():
-    assert set(KNOWN_VARIANTS) == {CLASSIC, ELITE} == set(EVERY_VARIANT) == set(VARIANTS)
+    assert set(KNOWN_VARIANTS) == {CLASSIC, ELITE} == declare.EVERY_VARIANT == set(VARIANTS)
     assert PARAMETERS["variant"].choices == (CLASSIC, ELITE)
     for name, variant in VARIANTS.items():
         values = KNOWN_VARIANTS[name]
@@ -231,3 +248,92 @@ def test_each_variant_is_its_values_and_one_class_of_checks():
         True,
         False,
     )
+
+
+# -- docs/rulesets.md's tables, from the registry ------------------------------------------------
+
+ROOT = LEDGER.parent
+PAGE = (ROOT / "docs" / "rulesets.md").read_text(encoding="utf-8")
+LARGE = {10**9: "10⁹", 10**6: "10⁶"}
+REQUIRED_TABLE = "### The classic game's figures"
+OPTIONAL_TABLE = "### Parameters a document may leave out"
+
+
+def shown(value: Any) -> str:
+    """A value as the tables show it: a number as it is, anything else as JSON in code."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return str(value)
+    return f"`{json.dumps(value, ensure_ascii=False)}`"
+
+
+def type_cell(p: Parameter) -> str:
+    """The "type, range" cell of a parameter."""
+    if p.kind == WHOLE:
+        if p.at_most:
+            return f"whole, {p.low} to `{p.at_most}`"
+        if p.open_ended:
+            return f"whole, from {p.low}"
+        return f"whole, {p.low} to {LARGE.get(p.high, p.high)}"
+    if p.kind == WHOLE_OR_NULL:
+        return f"`null` or whole, {p.low} to {LARGE.get(p.high, p.high)}"
+    if p.kind == BOOLEAN:
+        return "boolean"
+    if p.kind in (CHOICE, VARIANT):
+        return " or ".join(f'`"{c}"`' for c in p.choices)
+    if p.kind == WHOLES:
+        return "list of whole numbers"
+    if p.kind == PRICES:
+        return "object: colour → price"
+    return f"`null` or a list of colours of `{p.of}`"
+
+
+def values_cell(p: Parameter) -> str:
+    """The default (classic's figure, of a parameter a complete document gives), then what the
+    other built-in rule sets give where it differs."""
+    documents = {n: resolve_extends(built_in_document(n))["parameters"] for n in BUILT_IN}
+    base = documents["classic"][p.name] if p.required else p.default
+    others: dict[str, list[str]] = {}
+    for name, given in documents.items():
+        if p.name in given and given[p.name] != base:
+            others.setdefault(shown(given[p.name]), []).append(f"`{name}`")
+    differ = "; ".join(f"{', '.join(names)}: {value}" for value, names in others.items())
+    return shown(base) + (f" ({differ})" if differ else "")
+
+
+def variants_cell(p: Parameter) -> str:
+    return "all" if p.variants == EVERY_VARIANT else ", ".join(sorted(p.variants))
+
+
+def table(heading: str) -> dict[str, list[str]]:
+    """The rows of the parameters' table under ``heading``: parameter -> its cells."""
+    section = PAGE.split(heading, 1)[1].split("\n#", 1)[0]
+    rows = {}
+    for line in section.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) == 7 and cells[0].startswith("`"):
+            rows[cells[0].strip("`")] = cells
+    return rows
+
+
+@pytest.mark.parametrize("heading", [REQUIRED_TABLE, OPTIONAL_TABLE])
+def test_docs_tables_say_what_the_registry_says(heading: str) -> None:
+    rows = table(heading)
+    required = heading == REQUIRED_TABLE
+    assert set(rows) == {n for n, p in PARAMETERS.items() if p.required == required}
+    for name, cells in rows.items():
+        p = PARAMETERS[name]
+        want = [f"`{name}`", type_cell(p), values_cell(p), variants_cell(p)]
+        assert cells[:4] == want, f"| {' | '.join(want)} | {p.description} …"
+        assert cells[4] == p.description or cells[4].startswith(p.description + " "), name
+
+
+def test_docs_list_the_sentence_of_every_parameter_s_problem() -> None:
+    """docs/rulesets.md, "When a document is refused": each parameter's sentence, as it is or
+    for every parameter of its kind (``<name>``, ``<low>``, ``<high>``)."""
+    messages = PAGE.split("| message | cause |", 1)[1].split("\n\n", 1)[0]
+    for name, p in PARAMETERS.items():
+        literal = f"parameters.{name}: {p.expected}"
+        shared = f"parameters.<name>: {expected(p, '<low>', '<high>')}"
+        assert f"`{literal}`" in messages or f"`{shared}`" in messages, literal
+        if p.at_most:
+            assert f"`parameters.{name}: {at_most_expected(p)}`" in messages, name
