@@ -18,6 +18,7 @@ from ledger.caches import BoundedCache
 from ledger.chain import canonical, chain_hash, genesis, sha256
 from ledger.draft import Draft, History, fields
 from ledger.errors import InvalidField, RuleViolation
+from ledger.parameters import KNOWN_VARIANTS
 from ledger.ruleset import BUILT_IN, RuleSet, built_in, parse_ruleset
 from ledger.state import State, copy_state, new_state
 from ledger.transactions import REGISTRY, TransactionRecorded
@@ -77,13 +78,13 @@ class Game(Aggregate):
         self.ruleset_digest = digest
         self.options = options
         self.created_at = created_at
-        elite = rs.params["variant"] == "millionaire-elite"
+        shares = KNOWN_VARIANTS[rs.params["variant"]].shares
         self.state: State = new_state(
             players,
             list(rs.deeds),
             rs.params["houses"],
             rs.params["hotels"],
-            share_price=rs.params["share_price"] if elite else None,
+            share_price=rs.params["share_price"] if shares else None,
         )
         # The chain starts from the game's header, so a changed header breaks it too.
         self.state["head"] = genesis(

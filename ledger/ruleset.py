@@ -15,42 +15,9 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
+from ledger.parameters import PARAMETERS, check_parameters, whole
+
 BUILT_IN = ("classic", "short", "timed", "millionaire-elite")
-
-# Parameters a rule-set document may leave out, with the classic game's values.
-VARIANTS = ("classic", "millionaire-elite")
-# The policies that last one round in Millionaire Elite (seed 004), for a rule set that does
-# not say which of its policies do.
-LEGACY_ROUND_POLICIES = ("green", "blue")
-
-OPTIONAL_PARAMS: dict[str, Any] = {
-    "variant": "classic",  # which transaction types and money rules the game uses
-    "pot_seed": 0,  # what the Bank puts in the pot at set-up (the Jackpot kitty)
-    "mortgaged_tradeable": True,  # Millionaire Elite: a mortgaged plot is never traded
-    "bankruptcy": "classic",  # or "bank_covers": the Bank pays the creditor the rest
-    "share_price": 100,  # Millionaire Elite: the shares' starting price
-    "share_income_percent": 20,  # round income: 200 + this % of the shares' value
-    "share_tax": 10,  # round tax per share
-    "share_point": 10,  # one point on the exchange
-    "policies": {},  # insurance policy colour -> price
-    # Policies that go back when their holder next passes START (the others when used).
-    # Left out, as in rule sets written before it existed: the green and blue ones.
-    "policies_ending_at_start": None,
-    "deal_deeds": 0,  # deeds dealt to each player at set-up, paid at their printed price
-    "ends_after_bankruptcies": None,  # the short game ends at the second bankruptcy
-    "bankrupt_buildings_to_creditor": False,  # short game: buildings go with the deeds
-    "rounding": "half_up",
-    # Millionaire Elite: a won stake comes back (seed 004). Left out, as in rule sets written
-    # before it existed, the stake went into the kitty on a win too: their games replay so.
-    "jackpot_stake_returned": False,
-    # The fair-play audit (docs/audit.md, "Fair play"): what came back below this percent of
-    # what was handed over is "far below value"; a net handover of at least this percent of
-    # the receiver's net worth shifts the balance of power; a receiver who could raise less
-    # than this percent of the starting cash is about to go bankrupt.
-    "fairplay_dumping_percent": 50,
-    "fairplay_shift_percent": 10,
-    "fairplay_distress_percent": 10,
-}
 
 
 class RuleSetInvalid(ValueError):
@@ -125,19 +92,6 @@ class RuleSet:
         return self.groups[self.deeds[slug].group]
 
 
-# name: (smallest, largest) for the whole-number parameters every rule set gives.
-_WHOLE_PARAMS: dict[str, tuple[int, int]] = {
-    "starting_cash": (1, 10**9),
-    "salary": (0, 10**9),
-    "jail_fine": (0, 10**9),
-    "luxury_tax": (0, 10**9),
-    "income_tax_flat": (0, 10**9),
-    "income_tax_percent": (0, 100),
-    "max_houses": (1, 10),
-    "houses_before_hotel": (1, 10),
-    "mortgage_interest_percent": (0, 100),
-}
-
 # The house rules the ledger knows how to enforce, with the kind of value each takes.
 KNOWN_OPTIONS = {
     "free_parking_pot": "boolean",
@@ -162,10 +116,6 @@ MAX_CURRENCY = 32
 CONTROLS = re.compile("[\x00-\x1f\x7f-\x9f]")
 
 
-def _whole(value: Any, low: int, high: int) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool) and low <= value <= high
-
-
 def parse_ruleset(document: Any) -> RuleSet:
     """Validate a rule-set document and build its ``RuleSet``; raise ``RuleSetInvalid``
     listing every problem found (never any other exception, whatever the document)."""
@@ -176,12 +126,12 @@ def parse_ruleset(document: Any) -> RuleSet:
     if not (isinstance(name, str) and re.fullmatch(r"[a-z0-9][a-z0-9-]{0,63}", name)):
         problems.append("name: 1-64 characters of a-z, 0-9 and '-'")
         name = "?"
-    params = _check_params(document.get("parameters"), problems)
+    params = check_parameters(document.get("parameters"), problems)
     players: Any = document.get("players")
     if not (
         isinstance(players, dict)
-        and _whole(players.get("min"), 2, 8)
-        and _whole(players.get("max"), 2, 8)
+        and whole(players.get("min"), 2, 8)
+        and whole(players.get("max"), 2, 8)
         and players["min"] <= players["max"]
     ):
         problems.append("players: {min, max} with 2 <= min <= max <= 8")
@@ -219,81 +169,11 @@ def parse_ruleset(document: Any) -> RuleSet:
 
 def _same_whole(value: Any, expected: int | None) -> bool:
     """Whether ``value`` is the whole number ``expected`` (a JSON one: not true), or both None."""
-    return value is None if expected is None else _whole(value, expected, expected)
+    return value is None if expected is None else whole(value, expected, expected)
 
 
 def _length(value: Any) -> int:
     return len(value) if isinstance(value, list) else 0
-
-
-def _check_params(raw: Any, problems: list[str]) -> dict[str, Any]:
-    if not isinstance(raw, dict):
-        problems.append("parameters: an object is required")
-        return dict(OPTIONAL_PARAMS)
-    params = {**OPTIONAL_PARAMS, "houses": None, "hotels": None, **raw}
-    for key, (low, high) in _WHOLE_PARAMS.items():
-        if not _whole(params.get(key), low, high):
-            problems.append(f"parameters.{key}: a whole number from {low} to {high}")
-    for key in ("houses", "hotels"):
-        if params.get(key) is not None and not _whole(params.get(key), 0, 10**6):
-            problems.append(f"parameters.{key}: null (no limit) or a whole number to 1000000")
-    if params["variant"] not in VARIANTS:
-        problems.append(f"parameters.variant: one of {', '.join(VARIANTS)}")
-    if params["bankruptcy"] not in ("classic", "bank_covers"):
-        problems.append("parameters.bankruptcy: 'classic' or 'bank_covers'")
-    if not isinstance(params["mortgaged_tradeable"], bool):
-        problems.append("parameters.mortgaged_tradeable: true or false")
-    if not isinstance(params["jackpot_stake_returned"], bool):
-        problems.append("parameters.jackpot_stake_returned: true or false")
-    for key in ("fairplay_dumping_percent", "fairplay_shift_percent", "fairplay_distress_percent"):
-        if not _whole(params[key], 0, 100):
-            problems.append(f"parameters.{key}: a whole number from 0 to 100")
-    for key in ("pot_seed", "share_price", "share_tax", "share_point"):
-        if not _whole(params[key], 0, 10**9):
-            problems.append(f"parameters.{key}: a whole number from 0")
-    if not _whole(params["share_income_percent"], 0, 100):
-        problems.append("parameters.share_income_percent: a whole number from 0 to 100")
-    policies = params["policies"]
-    if not (isinstance(policies, dict) and all(_whole(v, 1, 10**9) for v in policies.values())):
-        problems.append("parameters.policies: colour -> price")
-        policies = {}
-    ending = params["policies_ending_at_start"]
-    if ending is None:
-        params["policies_ending_at_start"] = [p for p in LEGACY_ROUND_POLICIES if p in policies]
-    elif not (isinstance(ending, list) and all(p in policies for p in ending)):
-        problems.append("parameters.policies_ending_at_start: a list of the policies' colours")
-    if _whole(params.get("max_houses"), 1, 10) and not _whole(
-        params.get("houses_before_hotel"), 1, params["max_houses"]
-    ):
-        problems.append("parameters.houses_before_hotel: from 1 to max_houses")
-    if params.get("mortgage_interest_base") not in ("mortgage_value", "price"):
-        problems.append("parameters.mortgage_interest_base: 'mortgage_value' or 'price'")
-    for key in ("railroad_rents", "utility_multipliers"):
-        value = params.get(key)
-        if not (isinstance(value, list) and all(_whole(v, 0, 10**9) for v in value)):
-            problems.append(f"parameters.{key}: a list of whole numbers")
-    if not _whole(params["deal_deeds"], 0, 10):
-        problems.append("parameters.deal_deeds: a whole number from 0 to 10")
-    ends = params["ends_after_bankruptcies"]
-    if ends is not None and not _whole(ends, 1, 7):
-        problems.append("parameters.ends_after_bankruptcies: null or a whole number from 1 to 7")
-    if not isinstance(params["bankrupt_buildings_to_creditor"], bool):
-        problems.append("parameters.bankrupt_buildings_to_creditor: true or false")
-    if params["rounding"] != "half_up":
-        problems.append("parameters.rounding: only 'half_up' is supported")
-    unknown = sorted(set(raw) - set(_WHOLE_PARAMS) - set(OPTIONAL_PARAMS) - _OTHER_PARAMS)
-    if unknown:
-        problems.append(f"parameters: unknown {', '.join(map(str, unknown))}")
-    return params
-
-
-_OTHER_PARAMS = {
-    "railroad_rents",
-    "utility_multipliers",
-    "mortgage_interest_base",
-    "houses",
-    "hotels",
-}
 
 
 def _check_deeds(raw: Any, params: dict[str, Any], problems: list[str]) -> dict[str, Deed]:
@@ -301,7 +181,8 @@ def _check_deeds(raw: Any, params: dict[str, Any], problems: list[str]) -> dict[
     if not isinstance(raw, list) or not 1 <= len(raw) <= MAX_DEEDS:
         problems.append(f"deeds: a list of 1 to {MAX_DEEDS} deeds")
         return deeds
-    max_houses: int = params["max_houses"] if _whole(params.get("max_houses"), 1, 10) else 4
+    limit = PARAMETERS["max_houses"]
+    max_houses: int = params["max_houses"] if limit.accepts(params.get("max_houses"), params) else 4
     for i, item in enumerate(raw):
         where = f"deeds[{i}]"
         if not isinstance(item, dict):
@@ -327,10 +208,10 @@ def _check_deeds(raw: Any, params: dict[str, Any], problems: list[str]) -> dict[
         position: Any = item.get("position", i)
         if price is None and kind == "plot":
             pass  # the box prints it; the banker enters it on the first purchase
-        elif not _whole(price, 2, 10**9) or price % 2:
+        elif not whole(price, 2, 10**9) or price % 2:
             problems.append(f"{where}.price: a positive even whole number")
             continue
-        if not _whole(position, 0, 1000):
+        if not whole(position, 0, 1000):
             problems.append(f"{where}.position: a whole number from 0")
             continue
         rents: Any = item.get("rents", [])
@@ -340,17 +221,17 @@ def _check_deeds(raw: Any, params: dict[str, Any], problems: list[str]) -> dict[
             if not (
                 isinstance(rents, list)
                 and len(rents) >= max_houses + 2
-                and all(_whole(r, 0, 10**9) for r in rents)
+                and all(whole(r, 0, 10**9) for r in rents)
             ):
                 problems.append(
                     f"{where}.rents: bare, 1 to {max_houses} houses, and hotel "
                     f"({max_houses + 2} whole numbers)"
                 )
                 continue
-            if not (_whole(house_price, 1, 10**9) and _whole(hotel_price, 1, 10**9)):
+            if not (whole(house_price, 1, 10**9) and whole(hotel_price, 1, 10**9)):
                 problems.append(f"{where}: a street needs a house_price (and hotel_price)")
                 continue
-        if kind == "plot" and not (house_price == 0 or _whole(house_price, 1, 10**9)):
+        if kind == "plot" and not (house_price == 0 or whole(house_price, 1, 10**9)):
             problems.append(f"{where}.house_price: 0 (entered by the banker) or a price")
             continue
         deed = Deed(
@@ -452,8 +333,8 @@ def _check_options(
                 and all(c in INCOME_TAX_MODES for c in spec["choices"])
                 and default in spec["choices"]
             )
-            or (kind == "amount" and _whole(default, 0, 10**9))
-            or (kind == "minutes" and (default is None or _whole(default, 1, MAX_MINUTES)))
+            or (kind == "amount" and whole(default, 0, 10**9))
+            or (kind == "minutes" and (default is None or whole(default, 1, MAX_MINUTES)))
         )
         if not ok:
             problems.append(f"options.{opt}.default: a valid {kind}")

@@ -3,30 +3,51 @@ ones inside transaction types they share. A game's rule set names its variant
 (``parameters.variant``); a ``Draft`` hands handlers that variant as ``d.variant``, so a
 common handler asks it rather than testing which game it is.
 
-The types only one variant has are declared with their variants (``ledger.transactions``).
+A variant is its values (``ledger.parameters.KNOWN_VARIANTS``: the kitty, loans, auctioned
+buildings, shares) and, here, the checks that truly differ: one class per variant, each
+method a rule of docs/rules.md. The types only one variant has are declared with their
+variants (``ledger.transactions``); the parameters only one variant reads say so in
+``ledger.parameters``.
 
 docs/rules.md: "Millionaire Elite" for each difference.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
 from ledger import rules
 from ledger.errors import RuleViolation
-from ledger.ruleset import Deed
+from ledger.parameters import CLASSIC, ELITE, KNOWN_VARIANTS, Variant
 
 if TYPE_CHECKING:
     from ledger.draft import Draft
+    from ledger.ruleset import Deed
 
 
 class Classic:
     """Classic Monopoly, and the short and timed games built on it."""
 
-    name = "classic"
-    kitty = False  # the pot is collected only under the Free Parking house rule
-    loans = False  # IOUs only under the player_loans house rule
-    auctioned_buildings = True  # scarce buildings may be auctioned above the printed price
+    values: ClassVar[Variant] = KNOWN_VARIANTS[CLASSIC]
+
+    @property
+    def name(self) -> str:
+        return self.values.name
+
+    @property
+    def kitty(self) -> bool:
+        """Whether the pot is collected without the Free Parking house rule."""
+        return self.values.kitty
+
+    @property
+    def loans(self) -> bool:
+        """Whether players lend with IOUs without the player_loans house rule."""
+        return self.values.loans
+
+    @property
+    def auctioned_buildings(self) -> bool:
+        """Whether scarce buildings may be auctioned above the printed price."""
+        return self.values.auctioned_buildings
 
     def pay_salary(self, d: Draft, player: str) -> None:
         """GO: the Bank pays the salary."""
@@ -56,10 +77,7 @@ class Classic:
 class MillionaireElite(Classic):
     """Millionaire Elite (seed 004): round income, the kitty, loans, per-plot rules."""
 
-    name = "millionaire-elite"
-    kitty = True
-    loans = True
-    auctioned_buildings = False
+    values = KNOWN_VARIANTS[ELITE]
 
     def pay_salary(self, d: Draft, player: str) -> None:
         """Passing START: the salary plus a share of the shares' value; the policies that
@@ -109,3 +127,5 @@ class MillionaireElite(Classic):
 
 
 VARIANTS: dict[str, Classic] = {v.name: v for v in (Classic(), MillionaireElite())}
+if set(VARIANTS) != set(KNOWN_VARIANTS):
+    raise TypeError(f"a class of checks for each variant: {sorted(KNOWN_VARIANTS)}")

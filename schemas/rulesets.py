@@ -6,6 +6,19 @@ from typing import Any
 
 from marshmallow import RAISE, Schema, ValidationError, fields, post_dump, validate
 
+from ledger.parameters import (
+    BOOLEAN,
+    CHOICE,
+    EVERY_VARIANT,
+    KEYS,
+    PARAMETERS,
+    PRICES,
+    VARIANT,
+    WHOLE,
+    WHOLE_OR_NULL,
+    WHOLES,
+    Parameter,
+)
 from schemas.fields import MAX_AMOUNT, Int, Text
 
 LANGUAGE = r"^[a-z]{2}$"  # ISO 639-1: "en", "ru", "pl"
@@ -23,6 +36,50 @@ NAMES_DESCRIPTION = (
     "the deeds' names in other languages: language -> deed id -> name; a console shows its "
     "language's name of a deed, else the deed's name"
 )
+
+
+PARAMETERS_DESCRIPTION = (
+    'the money figures of the box (docs/rulesets.md, "Parameters"): each one\'s type, range, '
+    "default and meaning below; whether they make a playable board is the ledger's check, and "
+    "a parameter it does not know is refused"
+)
+
+
+def parameter_schema(p: Parameter) -> dict[str, Any]:
+    """One rule-set parameter as JSON Schema, from its declaration (``ledger.parameters``)."""
+    whole = {"type": "integer", "minimum": p.low, "maximum": p.high}
+    shapes: dict[str, dict[str, Any]] = {
+        WHOLE: whole,
+        WHOLE_OR_NULL: {**whole, "type": ["integer", "null"]},
+        BOOLEAN: {"type": "boolean"},
+        CHOICE: {"type": "string", "enum": list(p.choices)},
+        VARIANT: {"type": "string", "enum": list(p.choices)},
+        WHOLES: {"type": "array", "items": whole},
+        PRICES: {"type": "object", "additionalProperties": whole},
+        KEYS: {"type": ["array", "null"], "items": {"type": "string"}},
+    }
+    notes = [p.description]
+    if p.at_most:
+        notes.append(f"At most `{p.at_most}`.")
+    if p.kind == KEYS:
+        notes.append(f"Each one of `{p.of}`; null: those of {', '.join(p.legacy)} it has.")
+    if p.variants != EVERY_VARIANT:
+        notes.append(f"Read in {', '.join(sorted(p.variants))} games only.")
+    if p.required:
+        notes.append("Required in a complete document.")
+    schema = {**shapes[p.kind], "description": " ".join(notes)}
+    if not p.required:
+        schema["default"] = p.default
+    return schema
+
+
+def parameters_metadata(description: str) -> dict[str, Any]:
+    """The OpenAPI description of a rule set's ``parameters``: every one the ledger knows."""
+    return {
+        "description": description,
+        "properties": {name: parameter_schema(p) for name, p in PARAMETERS.items()},
+        "additionalProperties": False,
+    }
 
 
 def _currency_forms() -> list[dict[str, Any]]:
@@ -80,7 +137,11 @@ class RuleSetSchema(DocumentSchema):
         metadata={"description": NAMES_DESCRIPTION},
     )
     players = fields.Dict(keys=fields.String(), values=fields.Integer())
-    parameters = fields.Dict()
+    # No value field: apispec would document it as additionalProperties.
+    parameters = fields.Dict(
+        keys=fields.String(),
+        metadata=parameters_metadata("the money figures of the box (docs/rulesets.md)"),
+    )
     options = fields.Dict(keys=fields.String(), values=fields.Dict())
     spaces = fields.List(fields.Dict())
     deeds = fields.List(fields.Nested(DeedSchema))
@@ -201,14 +262,12 @@ class RuleSetDocumentSchema(_Strict):
     title = Text(validate=validate.Length(max=200))
     currency = CurrencyInput()
     players = fields.Nested(PlayersRangeInputSchema)
+    # Any value passes (no value field, which apispec would document as additionalProperties):
+    # the ledger refuses a figure out of range with its own sentence.
     parameters = fields.Dict(
         keys=fields.String(validate=validate.Length(max=64)),
-        values=fields.Raw(allow_none=True),
         validate=validate.Length(max=40),
-        metadata={
-            "description": "money parameters; see the classic rule set for every one (null: "
-            "no limit to houses or hotels, no end at a bankruptcy)"
-        },
+        metadata=parameters_metadata(PARAMETERS_DESCRIPTION),
     )
     options = fields.Dict(
         keys=fields.String(validate=validate.Length(max=64)),

@@ -72,8 +72,10 @@ def test_a_colour_the_box_does_not_sell_is_refused(plus):
     assert "policy" in response.json["errors"]
 
 
-def test_a_round_policy_must_be_one_the_box_sells(client):
-    box = {**BOX, "parameters": {**BOX["parameters"], "policies_ending_at_start": ["gold"]}}
+@pytest.mark.parametrize("ending", [["gold"], [["red"]]], ids=["unsold", "a-list-in-the-list"])
+def test_a_round_policy_must_be_one_the_box_sells(client, ending):
+    # A list inside the list was a 500 (unhashable, looked up among the colours).
+    box = {**BOX, "parameters": {**BOX["parameters"], "policies_ending_at_start": ending}}
 
     response = client.post(
         "/api/v1/games",

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from openapi_spec_validator import validate
 
+from ledger.parameters import PARAMETERS
 from ledger.refusals import REFUSALS
 
 TRANSACTION_TYPES = {
@@ -207,8 +208,38 @@ def test_a_rule_set_documents_its_parameter_count_and_null_values(document):
     assert "maxLength" not in parameters
     assert parameters["propertyNames"] == {"maxLength": 64}
     # null is a value of its own: no limit to houses (Millionaire Elite), no clock (minutes).
-    assert parameters["additionalProperties"] == {}
+    assert parameters["properties"]["houses"]["type"] == ["integer", "null"]
+    assert parameters["properties"]["ends_after_bankruptcies"]["type"] == ["integer", "null"]
     assert option == {"description": "null: a minutes option with no clock"}
+
+
+@pytest.mark.parametrize("component", ["RuleSetDocument", "RuleSet"])
+def test_a_rule_set_s_parameters_are_those_of_the_registry(document, component):
+    """Each parameter the ledger knows (ledger/parameters.py), with its range, default and
+    sentence; any other is refused (docs/rulesets.md, "Parameters")."""
+    parameters = document["components"]["schemas"][component]["properties"]["parameters"]
+    properties = parameters["properties"]
+
+    assert parameters["additionalProperties"] is False
+    assert set(properties) == set(PARAMETERS)
+    for name, p in PARAMETERS.items():
+        assert properties[name]["description"].startswith(p.description), name
+        assert ("default" in properties[name]) == (not p.required), name
+    # docs/rulesets.md: starting cash from 1 to 10^9; a deal of 0 to 10 deeds, none by default;
+    # two variants; the policies by colour, priced from 1; Millionaire Elite's share price.
+    assert properties["starting_cash"] == {
+        "type": "integer",
+        "minimum": 1,
+        "maximum": 10**9,
+        "description": "What each player gets from the Bank at set-up. Required in a complete "
+        "document.",
+    }
+    assert (properties["deal_deeds"]["maximum"], properties["deal_deeds"]["default"]) == (10, 0)
+    assert properties["variant"]["enum"] == ["classic", "millionaire-elite"]
+    assert properties["policies"]["additionalProperties"]["minimum"] == 1
+    assert properties["share_price"]["description"].endswith(
+        "Read in millionaire-elite games only."
+    )
 
 
 # API.md v1.2, "The OpenAPI document": a stable operationId on every operation, for clients
