@@ -24,68 +24,18 @@ from eventsourcing.application import EventSourcedLog
 from eventsourcing.persistence import JSONTranscoder
 from eventsourcing.utils import register_topic
 
-from ledger.access import ACCESS_CACHE_SIZE, Access, hash_token
+from ledger.access import ACCESS_CACHE_SIZE, Access
 from ledger.caches import BoundedCache
 from ledger.commit import GroupCommit
-from ledger.exchange import (
-    EXPORT_FORMAT,
-    SNAPSHOT_INTERVAL,
-    Exchange,
-    RebuiltGame,
-    rebuild_game,
-    replay_document,
-    verify_document,
-)
+from ledger.exchange import SNAPSHOT_INTERVAL, Exchange
 from ledger.game import Game
-from ledger.setup import (
-    GAMES_LOG_ID,
-    STATUS_LOG_ID,
-    GameListed,
-    GameStatusLogged,
-    check_options,
-    custom_ruleset,
-    deal_deeds,
-    setup_types,
-)
+from ledger.setup import GAMES_LOG_ID, STATUS_LOG_ID, GameListed, GameStatusLogged
 from ledger.store import store_unavailable
-from ledger.views import (
-    game_view,
-    game_view_version,
-    ruleset_view,
-    transaction_view,
-    version_after,
-)
-from ledger.writing import (
-    SHARED_GAMES,
-    IdempotentWrite,
-    Writing,
-    check_may_record,
-    check_request,
-)
+from ledger.writing import SHARED_GAMES, IdempotentWrite, Writing
 
 log = logging.getLogger(__name__)
 
-__all__ = [
-    "EXPORT_FORMAT",
-    "SNAPSHOT_INTERVAL",
-    "RebuiltGame",
-    "TableBank",
-    "check_may_record",
-    "check_options",
-    "check_request",
-    "custom_ruleset",
-    "deal_deeds",
-    "game_view",
-    "game_view_version",
-    "hash_token",
-    "rebuild_game",
-    "replay_document",
-    "ruleset_view",
-    "setup_types",
-    "transaction_view",
-    "verify_document",
-    "version_after",
-]
+__all__ = ["TableBank"]
 
 # Stores written before the application was split name these classes by this module.
 for _name, _cls in (

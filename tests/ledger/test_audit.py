@@ -13,8 +13,9 @@ from uuid import UUID
 import pytest
 from ledger_helpers import Table
 
-from ledger.application import TableBank, verify_document
+from ledger.application import TableBank
 from ledger.errors import LedgerError
+from ledger.exchange import verify_document
 
 
 @pytest.fixture

@@ -35,7 +35,8 @@ import pytest
 from eventsourcing.persistence import StoredEvent
 from eventsourcing.utils import resolve_topic
 
-from ledger.application import TableBank, verify_document
+from ledger.application import TableBank
+from ledger.exchange import verify_document
 from ledger.store import persistence_env
 from ledger.transactions import REGISTRY  # where the ledger declares its transaction types
 
