@@ -26,7 +26,8 @@ from api.framework import Blueprint
 from api.heavy import heavy
 from api.limits import limit_game_creation
 from api.offload import POOL, CpuPool
-from ledger.application import RebuiltGame, TableBank
+from ledger.application import TableBank
+from ledger.exchange import RebuiltGame
 from schemas.audit import (
     ExportSchema,
     ImportSchema,

@@ -43,8 +43,9 @@ from api import heavy, netaddr
 from api.errors import field_errors
 from api.limits import STREAMS_PER_ADDRESS
 from api.offload import DEFAULT_SLOTS
-from ledger.application import TableBank, replay_document, verify_document
+from ledger.application import TableBank
 from ledger.errors import LedgerError, LogInvalid
+from ledger.exchange import replay_document, verify_document
 from ledger.store import DEFAULT_DB, is_postgres, persistence_env, redact, shared_access
 from schemas.audit import import_errors
 

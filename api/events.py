@@ -30,8 +30,8 @@ from api.bank import tablebank
 from api.games import game_blp
 from api.limits import STREAMS, StreamCaps, client_key
 from api.offload import under_gevent
-from ledger.application import transaction_view
 from ledger.live import Follower
+from ledger.views import transaction_view
 from schemas.events import EventsHeadersSchema, EventsQuerySchema
 
 KEEPALIVE_SECONDS = 15.0

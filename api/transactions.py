@@ -17,7 +17,7 @@ from api.etags import add_game_etag, etag, not_modified, write_conditions
 from api.framework import Blueprint
 from api.heavy import heavy
 from api.queries import transaction_page
-from ledger.application import version_after
+from ledger.views import version_after
 from schemas.fields import MAX_SEQ
 from schemas.transactions import (
     TransactionPageSchema,

@@ -37,10 +37,10 @@ def long_game_document(transactions: int) -> dict[str, Any]:
     """
     bank = TableBank(env={"PERSISTENCE_MODULE": "eventsourcing.popo"})
     gid = bank.create_game("long", "classic", PLAYERS, {})["id"]
-    game = bank._load(gid)
+    game = bank.storage.load_game(gid)
     for i in range(game.last_seq, transactions):
         game.record(LONG_GAME_BODIES[i % 3])
-    bank.save(game)
+    bank.storage.save(game)
     return bank.export(gid)
 
 

@@ -16,7 +16,7 @@ from eventsourcing.domain import Aggregate, event
 from ledger.caches import BoundedCache
 from ledger.errors import Forbidden, Unauthorized
 from ledger.game import Game
-from ledger.reading import Reading
+from ledger.storage import Storage
 
 NAMESPACE = uuid5(NAMESPACE_URL, "https://tablebank.invalid/")
 # What so many tokens open is kept in memory (a grant never changes); one evicted is read again.
@@ -40,12 +40,15 @@ def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
 
 
-class Tokens(Reading):
+class Tokens:
     """Issuing a game's tokens and telling what a token may do."""
 
-    _access_cache: BoundedCache[str, tuple[UUID, str]]
+    def __init__(self, storage: Storage) -> None:
+        self._storage = storage
+        # What each token opens, by its hash: a grant never changes.
+        self._cache: BoundedCache[str, tuple[UUID, str]] = BoundedCache(ACCESS_CACHE_SIZE)
 
-    def _issue_tokens(self, game: Game) -> tuple[dict[str, str], list[Access]]:
+    def issue(self, game: Game) -> tuple[dict[str, str], list[Access]]:
         """A token for the banker and one per player, and the grants that keep their hashes."""
         tokens = {"banker": secrets.token_urlsafe(32)}
         tokens.update({pid: secrets.token_urlsafe(32) for pid in game.state["players"]})
@@ -56,15 +59,15 @@ class Tokens(Reading):
         if not token:
             raise Unauthorized("a bearer token is required")
         digest = hash_token(token)
-        grant = self._access_cache.get(digest)
+        grant = self._cache.get(digest)
         if grant is None:
             try:
-                access: Any = self.repository.get(Access.create_id(digest))
+                access: Any = self._storage.repository.get(Access.create_id(digest))
             except AggregateNotFoundError:
                 raise Unauthorized("unknown token") from None
             assert isinstance(access, Access)
             grant = (access.game_id, access.role)
-            self._access_cache.put(digest, grant)
+            self._cache.put(digest, grant)
         if str(grant[0]) != str(game_id).lower():
             raise Forbidden("this token belongs to another game")
         return grant[1]

@@ -1,91 +1,39 @@
-"""``TableBank``: the application service, put together from one part per job:
+"""``TableBank``: the application service, composed of one part per job, each handed the few
+others it needs, here and nowhere else (as cosmicpython's ``bootstrap`` composes its bus):
 
+- ``ledger.storage``: the event-sourced store under every part, with its settings (the
+  aggregate cache, snapshots), and the games it hands out;
 - ``ledger.reading``: a game now or at any seq, its records, statements, replay, the chain
   check, the live feed;
 - ``ledger.access``: the tokens, kept as hashes, and what each may do;
+- ``ledger.writing``: recording a transaction once per Idempotency-Key, with retries, its
+  group commit and its per-game locks, and the dry run;
 - ``ledger.setup``: creating a game (rule set, options, deal, set-up transactions, tokens)
   and the list of games;
-- ``ledger.writing``: recording a transaction once per Idempotency-Key, with retries, and the
-  dry run;
 - ``ledger.exchange``: export and import of a game's log, and its offline checks;
 - ``ledger.views``: how a game, a transaction and a rule set are shown.
 
-This module composes them and owns the store's settings (the aggregate cache, snapshots).
+Each method of ``TableBank`` is the method of the part whose job it is (``Part``): the bank
+keeps no state and no logic of its own.
 """
 
 from __future__ import annotations
 
-import logging
-import threading
-from typing import Any
-from uuid import UUID
+from collections.abc import Callable
+from types import TracebackType
+from typing import Any, Concatenate, Generic, ParamSpec, Self, TypeVar, overload
 
 from eventsourcing.application import EventSourcedLog
-from eventsourcing.persistence import JSONTranscoder
 from eventsourcing.utils import register_topic
 
-from ledger.access import ACCESS_CACHE_SIZE, Access, hash_token
-from ledger.caches import BoundedCache
-from ledger.commit import GroupCommit
-from ledger.exchange import (
-    EXPORT_FORMAT,
-    SNAPSHOT_INTERVAL,
-    Exchange,
-    RebuiltGame,
-    rebuild_game,
-    replay_document,
-    verify_document,
-)
-from ledger.game import Game
-from ledger.setup import (
-    GAMES_LOG_ID,
-    STATUS_LOG_ID,
-    GameListed,
-    GameStatusLogged,
-    check_options,
-    custom_ruleset,
-    deal_deeds,
-    setup_types,
-)
-from ledger.store import store_unavailable
-from ledger.views import (
-    game_view,
-    game_view_version,
-    ruleset_view,
-    transaction_view,
-    version_after,
-)
-from ledger.writing import (
-    SHARED_GAMES,
-    IdempotentWrite,
-    Writing,
-    check_may_record,
-    check_request,
-)
+from ledger.access import Access, Tokens
+from ledger.exchange import Exchange
+from ledger.reading import Reading
+from ledger.setup import GAMES_LOG_ID, STATUS_LOG_ID, GameListed, GameStatusLogged, SetUp
+from ledger.storage import Storage
+from ledger.writing import IdempotentWrite, Writing
 
-log = logging.getLogger(__name__)
-
-__all__ = [
-    "EXPORT_FORMAT",
-    "SNAPSHOT_INTERVAL",
-    "RebuiltGame",
-    "TableBank",
-    "check_may_record",
-    "check_options",
-    "check_request",
-    "custom_ruleset",
-    "deal_deeds",
-    "game_view",
-    "game_view_version",
-    "hash_token",
-    "rebuild_game",
-    "replay_document",
-    "ruleset_view",
-    "setup_types",
-    "transaction_view",
-    "verify_document",
-    "version_after",
-]
+__all__ = ["TableBank"]
 
 # Stores written before the application was split name these classes by this module.
 for _name, _cls in (
@@ -98,60 +46,97 @@ for _name, _cls in (
 ):
     register_topic(f"ledger.application:{_name}", _cls)
 
+P = ParamSpec("P")
+R = TypeVar("R")
+T = TypeVar("T")
 
-class TableBank(Exchange, Writing):
+
+class Part(Generic[T, P, R]):
+    """A method of ``TableBank`` that is ``method`` of one of its parts, the bank's attribute
+    ``part``: the bank's ``method`` is that part's bound method, its signature and docstring."""
+
+    def __init__(self, part: str, method: Callable[Concatenate[T, P], R]) -> None:
+        self.part = part
+        self.method = method
+        self.name = method.__name__
+
+    @overload
+    def __get__(self, bank: None, owner: type[Any]) -> Self: ...
+    @overload
+    def __get__(self, bank: TableBank, owner: type[Any]) -> Callable[P, R]: ...
+    def __get__(self, bank: TableBank | None, owner: type[Any]) -> Self | Callable[P, R]:
+        if bank is None:
+            return self
+        method: Callable[P, R] = getattr(getattr(bank, self.part), self.name)
+        return method
+
+
+class TableBank:
     """The bank of every table this server holds."""
 
-    snapshotting_intervals = {Game: SNAPSHOT_INTERVAL}  # noqa: RUF012 - the library's own class attribute
-    env = {"AGGREGATE_CACHE_MAXSIZE": "1000"}  # noqa: RUF012
-
     def __init__(self, env: dict[str, str] | None = None) -> None:
-        super().__init__(env)
-        self.games_log: EventSourcedLog[GameListed] = EventSourcedLog(
-            self.events, GAMES_LOG_ID, GameListed
-        )
-        self.status_log: EventSourcedLog[GameStatusLogged] = EventSourcedLog(
-            self.events, STATUS_LOG_ID, GameStatusLogged
-        )
-        self._access_cache: BoundedCache[str, tuple[UUID, str]] = BoundedCache(ACCESS_CACHE_SIZE)
-        self._locks: dict[str, tuple[threading.Lock, int]] = {}
-        self._locks_guard = threading.Lock()
-        self.group_commit = GroupCommit(self)
-        self._written_elsewhere: BoundedCache[UUID, float] = BoundedCache(SHARED_GAMES)
-        # Whether stored events are plain JSON text (the default): no cipher, no compressor,
-        # the library's JSON transcoder. Then records are read without the mapper.
-        self._plain_json = (
-            self.mapper.cipher is None
-            and self.mapper.compressor is None
-            and type(self.mapper.transcoder) is JSONTranscoder
-        )
+        self.storage = Storage(env)
+        events = self.storage.events
+        games_log = EventSourcedLog(events, GAMES_LOG_ID, GameListed)
+        status_log = EventSourcedLog(events, STATUS_LOG_ID, GameStatusLogged)
+        self.reading = Reading(self.storage)
+        self.tokens = Tokens(self.storage)
+        self.writing = Writing(self.storage, self.reading, status_log)
+        self.setup = SetUp(self.storage, self.tokens, games_log, status_log)
+        self.exchange = Exchange(self.storage, self.reading, self.setup)
 
-    def _take_snapshots(self, processing_event: Any) -> None:
-        # A snapshot is taken after its transaction is saved, and is only a shortcut for
-        # loading the game: a store that fails now must not turn a recorded write into an
-        # error (the next snapshot comes SNAPSHOT_INTERVAL transactions later).
-        try:
-            self._snapshot_saved(processing_event)
-        except Exception as error:
-            if not store_unavailable(error):
-                raise
-            log.warning("a snapshot was not saved (the store is unavailable): %s", error)
+    # -- reading ------------------------------------------------------------------------------
+    rulesets = Part("reading", Reading.rulesets)
+    ruleset = Part("reading", Reading.ruleset)
+    game = Part("reading", Reading.game)
+    game_ruleset = Part("reading", Reading.game_ruleset)
+    moves = Part("reading", Reading.moves)
+    version = Part("reading", Reading.version)
+    last_seq = Part("reading", Reading.last_seq)
+    follow = Part("reading", Reading.follow)
+    transactions = Part("reading", Reading.transactions)
+    transactions_job = Part("reading", Reading.transactions_job)
+    transaction = Part("reading", Reading.transaction)
+    liquidation = Part("reading", Reading.liquidation)
+    statement = Part("reading", Reading.statement)
+    statement_job = Part("reading", Reading.statement_job)
+    replay = Part("reading", Reading.replay)
+    replay_job = Part("reading", Reading.replay_job)
+    fairplay = Part("reading", Reading.fairplay)
+    fairplay_job = Part("reading", Reading.fairplay_job)
+    verify = Part("reading", Reading.verify)
+    verify_job = Part("reading", Reading.verify_job)
+    # -- access -------------------------------------------------------------------------------
+    authenticate = Part("tokens", Tokens.authenticate)
+    # -- writing ------------------------------------------------------------------------------
+    record = Part("writing", Writing.record)
+    record_request = Part("writing", Writing.record_request)
+    dry_run = Part("writing", Writing.dry_run)
+    dry_run_request = Part("writing", Writing.dry_run_request)
+    # -- set-up -------------------------------------------------------------------------------
+    create_game = Part("setup", SetUp.create_game)
+    list_games = Part("setup", SetUp.list_games)
+    # -- exchange -----------------------------------------------------------------------------
+    export = Part("exchange", Exchange.export)
+    export_job = Part("exchange", Exchange.export_job)
+    import_game = Part("exchange", Exchange.import_game)
+    rebuild_import = Part("exchange", Exchange.rebuild_import)
+    save_import = Part("exchange", Exchange.save_import)
 
-    def _snapshot_saved(self, processing_event: Any) -> None:
-        """Snapshot each game whose saved event has a version that is a multiple of the
-        interval, as the library does, but of the game in hand when it is at that version
-        (a write saves one event: the game after it is the one just saved), instead of
-        loading it again from the store (the last snapshot and up to 100 events after it)."""
-        if self.snapshots is None:
-            return
-        taken: list[Any] = []
-        for event in processing_event.events:
-            game = processing_event.aggregates.get(event.originator_id)
-            if not isinstance(game, Game) or event.originator_version % SNAPSHOT_INTERVAL:
-                continue
-            if game.version == event.originator_version:
-                taken.append(Game.Snapshot.take(game))
-            else:
-                self.take_snapshot(event.originator_id, version=event.originator_version)
-        if taken:
-            self.snapshots.put(taken)
+    def close(self) -> None:
+        """Stop following the store, then close it."""
+        self.reading.close()
+        self.storage.close()
+
+    def __enter__(self) -> Self:
+        self.storage.__enter__()
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc_val: BaseException | None,
+        exc_tb: TracebackType | None,
+    ) -> None:
+        self.reading.close()
+        self.storage.__exit__(exc_type, exc_val, exc_tb)

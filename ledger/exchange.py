@@ -27,15 +27,15 @@ from ledger.chain import canonical, chain_hash
 from ledger.draft import History
 from ledger.errors import Forbidden, InvalidField, LedgerError, LogInvalid
 from ledger.game import Game, now_rfc3339
-from ledger.reading import Job, gc_paused
+from ledger.reading import Job, Reading, gc_paused
 from ledger.ruleset import parse_ruleset
 from ledger.setup import Encoded, SetUp, check_options, check_player_count, setup_types
 from ledger.state import State, apply_transaction, copy_state
+from ledger.storage import SNAPSHOT_INTERVAL, Storage
 from ledger.transactions import SETUP_TYPES
 from ledger.transactions.declare import Records
 from ledger.writing import check_may_record
 
-SNAPSHOT_INTERVAL = 100
 # An import keeps a copy of the state every this many transactions, so that a void's check
 # replays from the nearest one instead of from the first transaction.
 HISTORY_INTERVAL = 100
@@ -54,8 +54,13 @@ class RebuiltGame:
     encoded: Encoded
 
 
-class Exchange(SetUp):
+class Exchange:
     """Export and import of a game's log."""
+
+    def __init__(self, storage: Storage, reading: Reading, setup: SetUp) -> None:
+        self._storage = storage
+        self._reading = reading
+        self._setup = setup
 
     def export(self, game_id: UUID | str) -> dict[str, Any]:
         """The whole log: header, rule set, options, players, transactions with hashes."""
@@ -63,7 +68,7 @@ class Exchange(SetUp):
 
     def export_job(self, game_id: UUID | str) -> Job:
         """``export``: the store read now, the rest (touching no store) by the job returned."""
-        game = self._load(game_id)
+        game = self._storage.load_game(game_id)
         header = {
             "name": game.name,
             "ruleset": game.ruleset_doc,
@@ -72,7 +77,7 @@ class Exchange(SetUp):
             "created": game.created_at,
         }
         head = game.state["head"]
-        return partial(export_of, header, self.transactions_job(game.id), head)
+        return partial(export_of, header, self._reading.transactions_job(game.id), head)
 
     def import_game(self, document: dict[str, Any]) -> dict[str, Any]:
         """A new game from an exported log, every transaction checked again; new tokens."""
@@ -89,7 +94,7 @@ class Exchange(SetUp):
         every event of the log again.
         """
         snapshots: list[Any] = []
-        snapshotting = self.snapshots is not None
+        snapshotting = self._storage.snapshots is not None
 
         def keep(game: Game) -> None:
             if snapshotting and game.version % SNAPSHOT_INTERVAL == 0:
@@ -102,17 +107,19 @@ class Exchange(SetUp):
             if snapshots and game.version % SNAPSHOT_INTERVAL:  # and the head, for the first load
                 snapshots.append(Game.Snapshot.take(copy.deepcopy(game)))
             # Encoding thousands of events is CPU work too, done here rather than in the save.
-            events = [self.mapper.to_stored_event(event) for event in game.collect_events()]
+            events = [
+                self._storage.mapper.to_stored_event(event) for event in game.collect_events()
+            ]
             stored_snapshots = (
-                [self.snapshots.mapper.to_stored_event(each) for each in snapshots]
-                if self.snapshots is not None
+                [self._storage.snapshots.mapper.to_stored_event(each) for each in snapshots]
+                if self._storage.snapshots is not None
                 else []
             )
         return RebuiltGame(game, Encoded(events, stored_snapshots))
 
     def save_import(self, rebuilt: RebuiltGame) -> dict[str, Any]:
         """Save a rebuilt log as a new game with new tokens (shown once)."""
-        return self._save_new_game(rebuilt.game, now_rfc3339(), rebuilt.encoded)
+        return self._setup.save_new_game(rebuilt.game, now_rfc3339(), rebuilt.encoded)
 
 
 EXPORT_FORMAT = "tablebank-log/1"

@@ -35,7 +35,7 @@ BACKLOG_PAGE = 200  # a reader's records read from the store at once while it ca
 
 log = logging.getLogger(__name__)
 
-# The game's records after a seq, in order, at most so many (``TableBank._records``).
+# The game's records after a seq, in order, at most so many (``Reading.records``).
 Records = Callable[[UUID, int, int | None], Iterable[dict[str, Any]]]
 
 

@@ -1,7 +1,7 @@
 """Reading what the store holds: a game now or at any seq, its rule set, its transaction
 records (read as plain JSON), statements, replay, the chain check, the fair-play flags, and the
-live feed of new transactions for the event stream. The base of every other part of
-``TableBank``.
+live feed of new transactions for the event stream. The writing and exchange parts of
+``TableBank`` read a game's records through it.
 """
 
 from __future__ import annotations
@@ -14,8 +14,6 @@ from functools import cached_property, partial
 from typing import Any, NamedTuple
 from uuid import UUID
 
-from eventsourcing.application import AggregateNotFoundError, Application
-
 from ledger import audit, rules
 from ledger.errors import NotFound
 from ledger.fairplay import fairplay_flags
@@ -24,6 +22,7 @@ from ledger.live import Feed, Follower
 from ledger.moves import NOT_VOIDABLE, moves_of
 from ledger.ruleset import BUILT_IN, RuleSet, built_in
 from ledger.state import State
+from ledger.storage import Storage
 from ledger.store import select_states
 from ledger.transactions import TransactionRecorded
 from ledger.views import (
@@ -34,7 +33,7 @@ from ledger.views import (
     version_after,
 )
 
-# Decodes stored events when a game's transaction records are read (``Reading._records``).
+# Decodes stored events when a game's transaction records are read (``Reading.records``).
 _RECORD_DECODER = json.JSONDecoder()
 # What a read of a whole log leaves to do once the store has been read: touches no store.
 Job = Callable[[], dict[str, Any]]
@@ -111,10 +110,13 @@ def decoded(stored: Stored, *, kept: bool = False) -> Iterator[dict[str, Any]]:
             yield txn
 
 
-class Reading(Application[UUID]):
-    """The read side of the bank, which the parts that write build on."""
+class Reading:
+    """The read side of the bank: games, their rule sets and records, the audits, the feed."""
 
-    _plain_json: bool
+    def __init__(self, storage: Storage) -> None:
+        self._storage = storage
+        # Whether records are read as plain JSON (``stored_records``): the store's choice.
+        self.plain_json = storage.plain_json
 
     # -- rule sets ------------------------------------------------------------------------
     def rulesets(self) -> list[dict[str, Any]]:
@@ -128,33 +130,23 @@ class Reading(Application[UUID]):
             raise NotFound(f"no rule set {name!r}")
         return ruleset_view(rs)
 
-    def _load(self, game_id: UUID | str, version: int | None = None) -> Game:
-        try:
-            uid = game_id if isinstance(game_id, UUID) else UUID(str(game_id))
-            game: Any = self.repository.get(uid, version=version)
-        except (ValueError, AggregateNotFoundError):
-            raise NotFound(f"no game {game_id}") from None
-        if not isinstance(game, Game):
-            raise NotFound(f"no game {game_id}")
-        return game
-
     def game(self, game_id: UUID | str, seq: int | None = None) -> dict[str, Any]:
         """The game's state now, or as it stood right after transaction ``seq``."""
         if seq is None:
-            return game_view(self._load(game_id))
-        latest = self._load(game_id)
+            return game_view(self._storage.load_game(game_id))
+        latest = self._storage.load_game(game_id)
         if not 0 <= seq <= latest.last_seq:
             raise NotFound(f"no transaction {seq}; the last is {latest.last_seq}")
-        return game_view(self._load(game_id, version=seq + Game.INITIAL_VERSION))
+        return game_view(self._storage.load_game(game_id, version=seq + Game.INITIAL_VERSION))
 
     def game_ruleset(self, game_id: UUID | str) -> dict[str, Any]:
         """The rule set a game was created with, built in or its own, as ``ruleset`` shows one."""
-        return ruleset_view(self._load(game_id).ruleset)
+        return ruleset_view(self._storage.load_game(game_id).ruleset)
 
     def moves(self, game_id: UUID | str, by: str = "banker") -> dict[str, Any]:
         """The moves ``by`` ("banker" or a player id) may record in the game now, and the
         types whose transactions are never voided."""
-        game = self._load(game_id)
+        game = self._storage.load_game(game_id)
         return {
             "moves": moves_of(game.ruleset, game.options, game.state, by),
             "not_voidable": list(NOT_VOIDABLE),
@@ -163,47 +155,49 @@ class Reading(Application[UUID]):
     def version(self, game_id: UUID | str, seq: int | None = None) -> str:
         """The game's version (its ETag) now, or right after transaction ``seq``; refuses a
         game this server does not hold, or a seq it does not have."""
-        game = self._load(game_id)
+        game = self._storage.load_game(game_id)
         if seq is None or seq == game.last_seq:
             return game_view_version(game)
         if not 0 <= seq <= game.last_seq:
             raise NotFound(f"no transaction {seq}; the last is {game.last_seq}")
         if seq == 0:
-            return version_after(self._load(game.id, version=Game.INITIAL_VERSION).state["head"])
-        (txn,) = self._records(game.id, after=seq - 1, limit=1)
+            return version_after(
+                self._storage.load_game(game.id, version=Game.INITIAL_VERSION).state["head"]
+            )
+        (txn,) = self.records(game.id, after=seq - 1, limit=1)
         return version_after(txn["hash"])
 
     def last_seq(self, game_id: UUID | str) -> int:
         """The seq of the game's last transaction."""
-        return self._load(game_id).last_seq
+        return self._storage.load_game(game_id).last_seq
 
     # -- live -----------------------------------------------------------------------------
     @cached_property
     def feed(self) -> Feed:
         """This process's watcher of the store, for readers following games."""
-        return Feed(self.recorder, self._records, lambda game_id: self._load(game_id).last_seq)
+        return Feed(self._storage.recorder, self.records, self.last_seq)
 
     def follow(self, game_id: UUID | str, after: int | None = None) -> Follower:
         """A reader of the game's transactions after seq ``after`` (default: from now on). A
         seq beyond the game's last is taken as its last: every later transaction reaches the
         reader (API.md, v1.2, "Event streams are bounded")."""
-        game = self._load(game_id)
+        game = self._storage.load_game(game_id)
         last = game.last_seq
         return self.feed.follow(game.id, last if after is None else min(after, last))
 
     def close(self) -> None:
+        """Stop the feed's watcher, if it was started."""
         if "feed" in self.__dict__:
             self.feed.close()
-        super().close()
 
-    def _records(
+    def records(
         self, game_id: UUID, after: int = 0, limit: int | None = None, *, kept: bool = False
     ) -> Iterator[dict[str, Any]]:
         """The transaction records of a game after seq ``after``, in order (at most ``limit``):
-        ``_stored_records`` read from the store and decoded (``decoded``)."""
-        return decoded(self._stored_records(game_id, after, limit), kept=kept)
+        ``stored_records`` read from the store and decoded (``decoded``)."""
+        return decoded(self.stored_records(game_id, after, limit), kept=kept)
 
-    def _stored_records(self, game_id: UUID, after: int = 0, limit: int | None = None) -> Stored:
+    def stored_records(self, game_id: UUID, after: int = 0, limit: int | None = None) -> Stored:
         """The transaction records of a game after seq ``after`` (at most ``limit``) as the store
         holds them, read now; ``decoded`` turns them into records, on any thread (a job of
         ``Heavy`` reads the store in the caller's thread and decodes on another).
@@ -214,15 +208,16 @@ class Reading(Application[UUID]):
         than reading it; audit, replay and export read every transaction of a game.
         """
         gt = after + Game.INITIAL_VERSION
-        if not self._plain_json:
-            events = self.events.get(game_id, gt=gt, limit=limit)
+        if not self.plain_json:
+            events = self._storage.events.get(game_id, gt=gt, limit=limit)
             # The classes' own base: ``Game.TransactionRecorded`` is the aggregate's copy of
             # it, which no stored event is an instance of.
             return Stored([ev.txn for ev in events if isinstance(ev, TransactionRecorded)], True)
-        states = select_states(self.recorder, game_id, gt=gt, limit=limit)
+        states = select_states(self._storage.recorder, game_id, gt=gt, limit=limit)
         if states is None:  # a store without SQL of ours (in memory)
             states = [
-                stored.state for stored in self.recorder.select_events(game_id, gt=gt, limit=limit)
+                stored.state
+                for stored in self._storage.recorder.select_events(game_id, gt=gt, limit=limit)
             ]
         return Stored(states, False)
 
@@ -236,24 +231,24 @@ class Reading(Application[UUID]):
         self, game_id: UUID | str, after: int = 0, limit: int | None = None
     ) -> Callable[[], Iterator[dict[str, Any]]]:
         """``transactions``: the store read now, the records decoded by the job returned."""
-        game = self._load(game_id)
+        game = self._storage.load_game(game_id)
         voided = dict(game.state["voided"])  # the game in hand may take a write meanwhile
         # Those of this version only: a write that comes meanwhile is not half in.
         until = max(0, game.last_seq - after)
-        stored = self._stored_records(game.id, after, until if limit is None else min(limit, until))
+        stored = self.stored_records(game.id, after, until if limit is None else min(limit, until))
         return partial(transactions_of, stored, voided)
 
     def transaction(self, game_id: UUID | str, seq: int) -> dict[str, Any]:
         """One transaction by its seq."""
-        game = self._load(game_id)
+        game = self._storage.load_game(game_id)
         if 1 <= seq <= game.last_seq:
-            for txn in self._records(game.id, after=seq - 1, limit=1):
+            for txn in self.records(game.id, after=seq - 1, limit=1):
                 return transaction_view(txn, game.state["voided"])
         raise NotFound(f"no transaction {seq} in game {game_id}")
 
     def liquidation(self, game_id: UUID | str, player: str) -> dict[str, Any]:
         """What a player could raise by selling every building and mortgaging every deed."""
-        game = self._load(game_id)
+        game = self._storage.load_game(game_id)
         if player not in game.state["players"]:
             raise NotFound(f"no player {player!r}")
         return rules.liquidation(game.ruleset, game.state, player)
@@ -267,10 +262,10 @@ class Reading(Application[UUID]):
         return self.statement_job(game_id, account)()
 
     def statement_job(self, game_id: UUID | str, account: str) -> Job:
-        game = self._load(game_id)
+        game = self._storage.load_game(game_id)
         if account not in game.state["balances"]:
             raise NotFound(f"no account {account!r}")
-        stored = self._stored_records(game.id, 0, game.last_seq)  # this version's
+        stored = self.stored_records(game.id, 0, game.last_seq)  # this version's
         return partial(statement_of, account, stored)
 
     def replay(self, game_id: UUID | str) -> dict[str, Any]:
@@ -278,10 +273,10 @@ class Reading(Application[UUID]):
         return self.replay_job(game_id)()
 
     def replay_job(self, game_id: UUID | str) -> Job:
-        game = self._load(game_id)
-        initial = self._load(game.id, version=Game.INITIAL_VERSION)
+        game = self._storage.load_game(game_id)
+        initial = self._storage.load_game(game.id, version=Game.INITIAL_VERSION)
         voided = dict(game.state["voided"])  # the game in hand may take a write meanwhile
-        stored = self._stored_records(game.id, 0, game.last_seq)  # this version's
+        stored = self.stored_records(game.id, 0, game.last_seq)  # this version's
         return partial(replay_of, game.ruleset, initial.state, stored, voided)
 
     def fairplay(self, game_id: UUID | str) -> dict[str, Any]:
@@ -290,10 +285,10 @@ class Reading(Application[UUID]):
         return self.fairplay_job(game_id)()
 
     def fairplay_job(self, game_id: UUID | str) -> Job:
-        game = self._load(game_id)
-        initial = self._load(game.id, version=Game.INITIAL_VERSION)
+        game = self._storage.load_game(game_id)
+        initial = self._storage.load_game(game.id, version=Game.INITIAL_VERSION)
         voided = dict(game.state["voided"])
-        stored = self._stored_records(game.id, 0, game.last_seq)  # this version's
+        stored = self.stored_records(game.id, 0, game.last_seq)  # this version's
         return partial(fairplay_of, game.ruleset, initial.state, stored, voided)
 
     def verify(self, game_id: UUID | str) -> dict[str, Any]:
@@ -301,9 +296,9 @@ class Reading(Application[UUID]):
         return self.verify_job(game_id)()
 
     def verify_job(self, game_id: UUID | str) -> Job:
-        game = self._load(game_id)
-        genesis = self._load(game.id, version=Game.INITIAL_VERSION).state["head"]
-        stored = self._stored_records(game.id, 0, game.last_seq)  # this version's
+        game = self._storage.load_game(game_id)
+        genesis = self._storage.load_game(game.id, version=Game.INITIAL_VERSION).state["head"]
+        stored = self.stored_records(game.id, 0, game.last_seq)  # this version's
         return partial(verify_of, genesis, stored)
 
 

@@ -26,6 +26,7 @@ from ledger.ruleset import (
     parse_ruleset,
     resolve_extends,
 )
+from ledger.storage import Storage
 from ledger.store import store_unavailable
 from ledger.views import game_view
 from ledger.writing import WRITE_ATTEMPTS
@@ -64,11 +65,20 @@ class Encoded:
     snapshots: list[StoredEvent]
 
 
-class SetUp(Tokens):
+class SetUp:
     """Creating games and listing them."""
 
-    games_log: EventSourcedLog[GameListed]
-    status_log: EventSourcedLog[GameStatusLogged]
+    def __init__(
+        self,
+        storage: Storage,
+        tokens: Tokens,
+        games_log: EventSourcedLog[GameListed],
+        status_log: EventSourcedLog[GameStatusLogged],
+    ) -> None:
+        self._storage = storage
+        self._tokens = tokens
+        self.games_log = games_log
+        self._status_log = status_log
 
     def create_game(
         self,
@@ -101,9 +111,9 @@ class SetUp(Tokens):
         deals = deal_deeds(rs, list(game.state["players"]), dealt)
         for body in setup_bodies(rs, list(game.state["players"]), deals):
             game.record(body, by="banker", at=created)
-        return self._save_new_game(game, created)
+        return self.save_new_game(game, created)
 
-    def _save_new_game(
+    def save_new_game(
         self, game: Game, created: str, encoded: Encoded | None = None
     ) -> dict[str, Any]:
         """Save a new game with its tokens and its line in the list, in one write; then the
@@ -112,11 +122,11 @@ class SetUp(Tokens):
         ``encoded``: the game's events and snapshots already encoded for the store (an import
         does it off the event loop, ``Exchange.rebuild_import``); else they are encoded here.
         """
-        tokens, grants = self._issue_tokens(game)
+        tokens, grants = self._tokens.issue(game)
         self._save_retrying_log(game, grants, created, encoded)
-        if encoded is not None and encoded.snapshots and self.snapshots is not None:
+        if encoded is not None and encoded.snapshots and self._storage.snapshots is not None:
             try:
-                self.snapshots.recorder.insert_events(encoded.snapshots)
+                self._storage.snapshots.recorder.insert_events(encoded.snapshots)
             except Exception as error:  # the game is saved whole: a snapshot only speeds loads
                 if not store_unavailable(error):
                     raise
@@ -147,16 +157,18 @@ class SetUp(Tokens):
             ]
             if game.state["status"] != "active":  # an imported game that had finished
                 logged.append(
-                    self.status_log.trigger_event(game_id=game.id, status=game.state["status"])
+                    self._status_log.trigger_event(game_id=game.id, status=game.state["status"])
                 )
             try:
                 if encoded is None:
-                    self.save(*pending, *logged)
+                    self._storage.save(*pending, *logged)
                 else:
                     # What ``save`` does for events (the game is new: nothing is cached, no
                     # snapshot is due), with the game's own events encoded already.
-                    more = [self.mapper.to_stored_event(event) for event in (*pending, *logged)]
-                    self.recorder.insert_events([*encoded.events, *more])
+                    more = [
+                        self._storage.mapper.to_stored_event(event) for event in (*pending, *logged)
+                    ]
+                    self._storage.recorder.insert_events([*encoded.events, *more])
                 break
             except IntegrityError:
                 continue
@@ -165,13 +177,13 @@ class SetUp(Tokens):
 
     def list_games(self) -> list[dict[str, Any]]:
         """Every game this server holds: id, name, rule set, status, created."""
-        logged = {e.game_id: e.status for e in self.status_log.get()}  # the last one wins
+        logged = {e.game_id: e.status for e in self._status_log.get()}  # the last one wins
         out = []
         for listed in self.games_log.get():
             if getattr(listed, "statuses_logged", False):
                 status = logged.get(listed.game_id, "active")
             else:  # listed before statuses were logged: read the game itself
-                status = self._load(listed.game_id).state["status"]
+                status = self._storage.load_game(listed.game_id).state["status"]
             out.append(
                 {
                     "id": str(listed.game_id),

@@ -9,7 +9,7 @@ line in the same atomic write (``ledger.commit``: with the writes of other games
 together). A conflict with a concurrent writer is retried, so no update is lost; a retry that
 the rules now refuse returns that refusal. The first attempt takes the game as this process
 last saved it, asking the store nothing: a game another process wrote since makes its save
-clash, and the write is tried again on the store's game (``_record_retrying``).
+clash, and the write is tried again on the store's game (``Writing._record_retrying``).
 """
 
 from __future__ import annotations
@@ -42,6 +42,7 @@ from ledger.errors import (
 from ledger.game import Game
 from ledger.reading import Reading
 from ledger.state import State, copy_state
+from ledger.storage import Storage
 from ledger.transactions import RECORDABLE, REGISTRY
 from ledger.transactions.declare import FORBIDDEN, Records
 from ledger.views import game_view_version, transaction_view
@@ -70,18 +71,23 @@ class IdempotentWrite(Aggregate):
         self.response = response
 
 
-class Writing(Reading):
+class Writing:
     """Recording transactions, and the dry run."""
 
-    status_log: EventSourcedLog[Any]
-    group_commit: GroupCommit
-    # Per game being written in this process: its lock and how many writers hold or wait
-    # for it. A game's entry goes with its last writer, so the table holds only the games
-    # being written now.
-    _locks: dict[str, tuple[threading.Lock, int]]
-    _locks_guard: threading.Lock
-    # Games whose save clashed with another process's, with when (time.monotonic()).
-    _written_elsewhere: BoundedCache[UUID, float]
+    def __init__(
+        self, storage: Storage, reading: Reading, status_log: EventSourcedLog[Any]
+    ) -> None:
+        self._storage = storage
+        self._reading = reading
+        self._status_log = status_log
+        self.group_commit = GroupCommit(storage)
+        # Per game being written in this process: its lock and how many writers hold or wait
+        # for it. A game's entry goes with its last writer, so the table holds only the games
+        # being written now.
+        self._locks: dict[str, tuple[threading.Lock, int]] = {}
+        self._locks_guard = threading.Lock()
+        # Games whose save clashed with another process's, with when (time.monotonic()).
+        self._written_elsewhere: BoundedCache[UUID, float] = BoundedCache(SHARED_GAMES)
 
     def record(
         self, game_id: UUID | str, body: dict[str, Any], by: str = "banker"
@@ -140,7 +146,7 @@ class Writing(Reading):
         time, and the hash covers it).
         """
         check_request(body, by, self._record_of(game_id))
-        game = self._load(game_id)
+        game = self._storage.load_game(game_id)
         if key is not None:
             earlier = self._idempotent_answer(game.id, key, sha256(canonical(body)))
             if earlier is not None:
@@ -201,7 +207,7 @@ class Writing(Reading):
             game = self._cached_game(game_id) if trusted else None
             if game is None:
                 trusted = False
-                game = self._load(game_id)
+                game = self._storage.load_game(game_id)
             if key is not None and not trusted:
                 earlier = self._idempotent_answer(game.id, key, body_digest)
                 if earlier is not None:
@@ -221,7 +227,7 @@ class Writing(Reading):
                 saving.append(IdempotentWrite(game.id, key, body_digest, view))
             if game.state["status"] != status:  # in the same write, or not at all
                 saving.append(
-                    self.status_log.trigger_event(game_id=game.id, status=game.state["status"])
+                    self._status_log.trigger_event(game_id=game.id, status=game.state["status"])
                 )
             try:
                 self.group_commit.save(*saving)
@@ -240,7 +246,7 @@ class Writing(Reading):
         process's less than ``SHARED_SECONDS`` ago (a game that several servers write, each
         behind a load balancer: its writes load it from the store first, as each would
         otherwise clash once)."""
-        cache = self.repository.cache
+        cache = self._storage.repository.cache
         try:
             uid = game_id if isinstance(game_id, UUID) else UUID(str(game_id))
             cached = cache.get(uid) if cache is not None else None
@@ -258,7 +264,7 @@ class Writing(Reading):
         finds it as it is, where the library (which, fast-forwarding, caches nothing it saves)
         would read and apply this write's event again. A later write by another process is
         still found (each load fast-forwards the cached game from the store)."""
-        cache = self.repository.cache
+        cache = self._storage.repository.cache
         if cache is not None:
             cache.put(game.id, game)
 
@@ -266,7 +272,7 @@ class Writing(Reading):
         self, game_id: UUID, key: str, body_digest: str
     ) -> dict[str, Any] | None:
         try:
-            earlier: Any = self.repository.get(IdempotentWrite.create_id(game_id, key))
+            earlier: Any = self._storage.repository.get(IdempotentWrite.create_id(game_id, key))
         except AggregateNotFoundError:
             return None
         assert isinstance(earlier, IdempotentWrite)
@@ -280,10 +286,10 @@ class Writing(Reading):
         """Reads one transaction record of a game by its seq (``None`` if it has none)."""
 
         def record(seq: int) -> dict[str, Any] | None:
-            game = self._load(game_id)
+            game = self._storage.load_game(game_id)
             if not 1 <= seq <= game.last_seq:
                 return None
-            return next(self._records(game.id, after=seq - 1, limit=1), None)
+            return next(self._reading.records(game.id, after=seq - 1, limit=1), None)
 
         return record
 
@@ -291,8 +297,8 @@ class Writing(Reading):
         """Reads a live game's earlier transactions from the store (for voids)."""
 
         def history(seq: int) -> tuple[dict[str, Any], State, list[dict[str, Any]]]:
-            before = self._load(game.id, version=seq)  # the game right after seq - 1
-            txns = list(self._records(game.id, after=seq - 1))
+            before = self._storage.load_game(game.id, version=seq)  # the game right after seq - 1
+            txns = list(self._reading.records(game.id, after=seq - 1))
             return txns[0], copy_state(before.state), txns[1:]
 
         return history

@@ -23,7 +23,6 @@ import os
 
 from eventsourcing.utils import register_topic
 
-from ledger.errors import InvalidField
 from ledger.transactions import (
     bankruptcy,
     buildings,
@@ -46,15 +45,12 @@ from ledger.transactions.declare import (
 
 __all__ = [
     "COMMON_REFUSALS",
-    "NOT_VOIDABLE",
     "ORDERED",
-    "PLAYER_FIELDS",
     "RECORDABLE",
     "REGISTRY",
     "SETUP_TYPES",
     "TransactionRecorded",
     "TransactionType",
-    "recordable",
 ]
 
 # A house's own types: modules of families of its own, named in the environment
@@ -79,21 +75,6 @@ SETUP_TYPES = frozenset(name for name, t in REGISTRY.items() if t.setup)
 
 RECORDABLE = frozenset(name for name, t in REGISTRY.items() if not t.setup)
 """What a client may send."""
-
-NOT_VOIDABLE = frozenset(name for name, t in REGISTRY.items() if not t.voidable)
-
-PLAYER_FIELDS = {name: t.player_field for name, t in REGISTRY.items() if t.player_field}
-"""Type -> the field a player token must fill with its own id to record it."""
-
-
-def recordable(kind: object, variant: str) -> TransactionType:
-    """The declaration of a type a client may send in a game of ``variant``; refuses others."""
-    declared = REGISTRY.get(kind) if isinstance(kind, str) else None
-    if declared is None or declared.setup:
-        raise InvalidField("type", f"unknown transaction type {kind!r}")
-    declared.check_variant(variant)
-    return declared
-
 
 # Games stored before the types moved here name their events as inner classes of Game; those
 # topics resolve to the same classes.

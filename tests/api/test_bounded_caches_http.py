@@ -135,14 +135,14 @@ def test_the_built_in_rule_sets_stay_whatever_the_custom_ones_take(client, small
 
 def test_a_token_whose_grant_was_evicted_still_opens_its_game(app, new_game, monkeypatch):
     bank = app.extensions[EXTENSION]
-    monkeypatch.setattr(bank, "_access_cache", BoundedCache(2))
+    monkeypatch.setattr(bank.tokens, "_cache", BoundedCache(2))
     tables = [new_game() for _ in range(3)]
 
     for table in tables:  # four tokens each: far more than the two kept
         for token in [table.banker, *table.tokens.values()]:
             assert table.get(token=token).status_code == 200
 
-    assert len(bank._access_cache) == 2
+    assert len(bank.tokens._cache) == 2
     assert tables[0].get(token=tables[0].banker).status_code == 200
     assert tables[0].get(token=tables[1].banker).status_code == 403
 
@@ -153,4 +153,4 @@ def test_no_write_lock_is_kept_for_a_game_once_its_writes_are_done(app, new_game
         table.record({"type": "salary", "player": "p1"})
         table.record({"type": "payment", "from": "p1", "to": "p2", "amount": 10})
 
-    assert bank._locks == {}
+    assert bank.writing._locks == {}

@@ -112,7 +112,7 @@ def test_a_player_token_may_follow(table):
 def test_a_head_answers_the_headers_of_a_stream_and_holds_nothing(app: Flask, table):
     # API.md, v1.2 "Event streams are bounded": HEAD .../events answers the headers of a
     # stream and holds nothing after it (a HEAD had kept a follower and its backlog forever).
-    feed = app.extensions[EXTENSION].feed
+    feed = app.extensions[EXTENSION].reading.feed
     for _ in range(3):
         response = table.client.head(
             table.url + "/events", headers={**table.auth(), "Last-Event-ID": "0"}
@@ -152,4 +152,4 @@ def test_a_tokens_eleventh_open_stream_is_refused_until_one_closes(app: Flask, t
     assert again.status_code == 200
     for response in [*open_, again]:
         response.close()
-    assert app.extensions[EXTENSION].feed.followers() == 0
+    assert app.extensions[EXTENSION].reading.feed.followers() == 0

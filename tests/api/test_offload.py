@@ -117,16 +117,17 @@ GROUP_COMMIT_UNDER_GEVENT = textwrap.dedent(
     from ledger.store import persistence_env
 
     bank = TableBank(env=persistence_env(sys.argv[1]))
-    bank.group_commit.gather = gather_writes
+    group = bank.writing.group_commit
+    group.gather = gather_writes
     pay = {"type": "payment", "from": "p1", "to": "p2", "amount": 100}
     games = [bank.create_game(f"g{n}", "classic", ["Ann", "Bob"], {})["id"] for n in range(8)]
-    rounds, writes = bank.group_commit.rounds, bank.group_commit.writes
+    rounds, writes = group.rounds, group.writes
     # Eight requests ready at once: each reaches its save before the first one commits (given
     # the time to, however slow this machine is now: the bound is tried below).
     offload.GATHER_SECONDS = 30.0
     gevent.joinall([gevent.spawn(bank.record, game, pay) for game in games], raise_error=True)
     offload.GATHER_SECONDS = GATHER_SECONDS
-    print("together", bank.group_commit.rounds - rounds, bank.group_commit.writes - writes)
+    print("together", group.rounds - rounds, group.writes - writes)
     print("paid", sorted({bank.game(game)["balances"]["p1"] for game in games}))
 
     # A loop that is never idle (a greenlet that always has more to do) holds a commit back

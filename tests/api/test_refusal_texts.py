@@ -7,11 +7,12 @@ import re
 from pathlib import Path
 
 import pytest
+from console_languages import dictionaries
 
 from ledger.refusals import REFUSALS
 
 ROOT = Path(__file__).parents[2]
-DICTIONARIES = ["i18n.js", "i18n-ru.js", "i18n-pl.js"]
+DICTIONARIES = dictionaries()  # English first
 ENTRY = re.compile(r"^\s*(r_\w+): '([^']*)',?$", re.M)
 
 
@@ -47,10 +48,10 @@ def test_each_sentence_uses_only_the_params_of_its_code(name):
         assert used <= allowed[key], (name, key, used - allowed[key])
 
 
-def test_russian_and_polish_sentences_are_translated():
-    english = dictionary("i18n.js")
+def test_the_other_languages_sentences_are_translated():
+    english = dictionary(DICTIONARIES[0])
 
-    for name in ("i18n-ru.js", "i18n-pl.js"):
+    for name in DICTIONARIES[1:]:
         same = {k for k, v in dictionary(name).items() if v == english[k]}
         assert not same, (name, same)
 

@@ -144,7 +144,9 @@ def test_transaction_body_limit_is_64_kib_to_the_byte(table, client):
 def test_tokens_are_stored_only_as_their_sha256(app, table):
     """What an attacker reading the database finds: digests, from which no token is made."""
     bank: TableBank = app.extensions[EXTENSION]
-    stored = b"".join(n.state for n in bank.recorder.select_notifications(start=1, limit=10_000))
+    stored = b"".join(
+        n.state for n in bank.storage.recorder.select_notifications(start=1, limit=10_000)
+    )
     tokens = [table.banker, *table.tokens.values()]
 
     assert len(tokens) == 4

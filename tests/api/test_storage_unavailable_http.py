@@ -55,14 +55,14 @@ class Outage:
                 f"FOR EACH ROW EXECUTE FUNCTION {schema}.disk_is_full()"
             )
         else:
-            self.bank.factory.datastore.pool.cap_pages(1)  # SQLite keeps it at its size
+            self.bank.storage.factory.datastore.pool.cap_pages(1)  # SQLite keeps it at its size
 
     def recover(self) -> None:
         if self.postgres:
             schema = dict(parse_qsl(urlsplit(self.db).query))["schema"]
             self.store.admin.execute(f"DROP TRIGGER disk_is_full ON {schema}.tablebank_events")
         else:
-            self.bank.factory.datastore.pool.cap_pages(None)
+            self.bank.storage.factory.datastore.pool.cap_pages(None)
 
 
 @pytest.fixture
@@ -194,7 +194,7 @@ def test_a_store_out_of_reach_is_503_for_a_read_too(table, monkeypatch, error):
     def unreachable(*args: Any, **kwargs: Any) -> Any:
         raise error
 
-    monkeypatch.setattr(bank.repository, "get", unreachable)
+    monkeypatch.setattr(bank.storage.repository, "get", unreachable)
     answer = table.get()
 
     assert answer.status_code == 503
@@ -208,7 +208,7 @@ def test_a_store_refusing_a_statement_is_a_defect_not_an_outage(table, monkeypat
     def broken(*args: Any, **kwargs: Any) -> Any:
         raise ProgrammingError('relation "tablebank_events" does not exist')
 
-    monkeypatch.setattr(bank.repository, "get", broken)
+    monkeypatch.setattr(bank.storage.repository, "get", broken)
     answer = table.get()
 
     assert answer.status_code == 500

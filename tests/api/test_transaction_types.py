@@ -10,6 +10,7 @@ import re
 from pathlib import Path
 
 import pytest
+from console_languages import dictionaries
 
 from ledger.refusals import REFUSALS
 from ledger.transactions import COMMON_REFUSALS, RECORDABLE, REGISTRY, SETUP_TYPES
@@ -76,7 +77,7 @@ def test_docs_table_says_what_each_declaration_says():
             assert shown == named, name
 
 
-@pytest.mark.parametrize("language", ["i18n.js", "i18n-ru.js", "i18n-pl.js"])
+@pytest.mark.parametrize("language", dictionaries())
 def test_every_type_has_a_label_in_the_console(language):
     text = (CONSOLE / language).read_text()
     labels = set(re.findall(r"\bty_([a-z_]+):", text))

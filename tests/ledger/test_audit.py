@@ -13,8 +13,9 @@ from uuid import UUID
 import pytest
 from ledger_helpers import Table
 
-from ledger.application import TableBank, verify_document
+from ledger.application import TableBank
 from ledger.errors import LedgerError
+from ledger.exchange import verify_document
 
 
 @pytest.fixture
@@ -286,9 +287,9 @@ def test_a_long_imported_log_is_snapshotted_every_100_transactions_and_at_its_he
     copy_ = table.bank.import_game(json.loads(json.dumps(table.bank.export(table.id))))
     game_id = UUID(copy_["id"])
 
-    snapshots = list(table.bank.snapshots.get(game_id))  # type: ignore[union-attr]
+    snapshots = list(table.bank.storage.snapshots.get(game_id))  # type: ignore[union-attr]
     versions = [s.originator_version for s in snapshots]
-    head = table.bank.repository.get(game_id).version
+    head = table.bank.storage.repository.get(game_id).version
     assert versions[:-1] == [100, 200] and versions[-1] == head
     for seq in (3, 99, 150, 201, table.state()["last_seq"]):
         imported = table.bank.game(copy_["id"], seq=seq)["balances"]

@@ -31,9 +31,10 @@ from hypothesis import strategies as st
 from profiles import examples
 from stores import Store
 
-from ledger.application import TableBank, verify_document
+from ledger.application import TableBank
 from ledger.chain import chain_hash
 from ledger.errors import LedgerError, LogInvalid
+from ledger.exchange import verify_document
 from ledger.ruleset import built_in
 from ledger.store import persistence_env
 

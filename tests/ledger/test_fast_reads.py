@@ -4,7 +4,7 @@
   order, as the recorder's ``select_events`` (every ``gt`` and ``limit`` edge), on the run's
   store; any recorder it does not know (in memory, an overridden ``select_events``) is left to
   the library (None).
-- ``Reading._records`` (replay, verify, export, statements): the same records as decoding every
+- ``Reading.records`` (replay, verify, export, statements): the same records as decoding every
   event with the library's mapper, whatever ``after`` and ``limit``; a store that is not plain
   JSON (a compressor) is read through the mapper and answers the same.
 - ``decode_states``: the same values as ``json.loads`` of each state; ``gc_paused`` leaves the
@@ -66,7 +66,7 @@ def library_records(
     bank: TableBank, game_id: uuid.UUID, after: int = 0, limit: int | None = None
 ) -> list[dict[str, Any]]:
     """A game's records as the library reads them: every event through the mapper."""
-    events = bank.events.get(game_id, gt=after + Game.INITIAL_VERSION, limit=limit)
+    events = bank.storage.events.get(game_id, gt=after + Game.INITIAL_VERSION, limit=limit)
     return [ev.txn for ev in events if isinstance(ev, TransactionRecorded)]
 
 
@@ -85,9 +85,9 @@ def edges(last: int) -> Iterator[tuple[int, int | None]]:
 
 
 def test_select_states_reads_what_select_events_reads(bank, imported, store):
-    recorder = bank.recorder
+    recorder = bank.storage.recorder
     for game_id in imported:
-        last = bank._load(game_id).version
+        last = bank.storage.load_game(game_id).version
         for gt, limit in edges(last):
             library = [s.state for s in recorder.select_events(game_id, gt=gt, limit=limit)]
             ours = select_states(recorder, game_id, gt=gt, limit=limit)
@@ -99,7 +99,7 @@ def test_select_states_reads_what_select_events_reads(bank, imported, store):
 
 
 def test_select_states_of_a_game_not_there_is_empty(bank, store):
-    ours = select_states(bank.recorder, uuid.uuid4(), gt=0)
+    ours = select_states(bank.storage.recorder, uuid.uuid4(), gt=0)
     assert ours == ([] if store.name != "memory" else None)
 
 
@@ -107,7 +107,7 @@ def test_select_states_leaves_unknown_recorders_to_the_library(bank):
     assert select_states(POPOApplicationRecorder(), uuid.uuid4(), gt=0) is None
     overridden = type(
         "Overridden",
-        (type(bank.recorder),),
+        (type(bank.storage.recorder),),
         {"select_events": lambda self, *a, **k: []},
     )
     recorder: Any = object.__new__(overridden)  # never used: only its class is looked at
@@ -119,26 +119,26 @@ def test_select_states_leaves_unknown_recorders_to_the_library(bank):
 
 def test_records_are_the_library_records_at_every_edge(bank, imported):
     for game_id in imported:
-        last = bank._load(game_id).last_seq
+        last = bank.storage.load_game(game_id).last_seq
         for after in (0, 1, 2, last // 2, last - 1, last, last + 3):
             for limit in (None, 0, 1, 3, last + 1):
                 expected = library_records(bank, game_id, after, limit)
                 for kept in (False, True):  # decoded one at a time, or many at once
-                    got = list(bank._records(game_id, after=after, limit=limit, kept=kept))
+                    got = list(bank.reading.records(game_id, after=after, limit=limit, kept=kept))
                     assert got == expected, (after, limit, kept)
 
 
 def test_records_decode_across_chunks(bank, imported, monkeypatch):
     monkeypatch.setattr(reading, "DECODE_CHUNK", 3)  # many chunks, the last one short
     for game_id in imported:
-        assert list(bank._records(game_id, kept=True)) == library_records(bank, game_id)
-        assert list(bank._records(game_id, after=2, limit=5, kept=True)) == library_records(
+        assert list(bank.reading.records(game_id, kept=True)) == library_records(bank, game_id)
+        assert list(bank.reading.records(game_id, after=2, limit=5, kept=True)) == library_records(
             bank, game_id, 2, 5
         )
 
 
 def answers(bank: TableBank, game_id: uuid.UUID) -> dict[str, Any]:
-    game = bank._load(game_id)
+    game = bank.storage.load_game(game_id)
     return {
         "replay": bank.replay(game_id),
         "verify": bank.verify(game_id),
@@ -154,11 +154,11 @@ def answers(bank: TableBank, game_id: uuid.UUID) -> dict[str, Any]:
 def test_answers_are_the_same_read_through_the_mapper(bank, imported):
     for game_id in imported:
         fast = answers(bank, game_id)
-        bank._plain_json = False  # as a store with a cipher or compressor is read
+        bank.reading.plain_json = False  # as a store with a cipher or compressor is read
         try:
             slow = answers(bank, game_id)
         finally:
-            bank._plain_json = True
+            bank.reading.plain_json = True
         assert fast == slow
         assert json.dumps(fast) == json.dumps(slow)  # the same order of keys too
 
@@ -170,12 +170,12 @@ def test_a_compressed_store_falls_back_to_the_mapper(tmp_path):
         "COMPRESSOR_TOPIC": "eventsourcing.compressor:ZlibCompressor",
     }
     with TableBank(env=env) as bank:
-        assert not bank._plain_json
+        assert not bank.reading.plain_json
         for doc in DOCUMENTS[:3]:
             gid = bank.import_game(doc)["id"]
             assert bank.verify(gid)["ok"]
             assert bank.export(gid)["transactions"] == doc["transactions"]
-            stored = bank.recorder.select_events(uuid.UUID(gid), gt=1, limit=1)
+            stored = bank.storage.recorder.select_events(uuid.UUID(gid), gt=1, limit=1)
             assert not stored[0].state.startswith(b"{")  # compressed indeed
 
 

@@ -138,7 +138,7 @@ def test_a_game_whose_place_in_the_list_another_bank_took_is_stored(
     first = TableBank(env=persistence_env(db_url))
     second = TableBank(env=persistence_env(db_url))
     other: list[dict[str, Any]] = []
-    list_game = first.games_log.trigger_event
+    list_game = first.setup.games_log.trigger_event
 
     def overtaken(**line: Any) -> Any:
         listed = list_game(**line)
@@ -146,7 +146,7 @@ def test_a_game_whose_place_in_the_list_another_bank_took_is_stored(
             other.append(second.create_game("other", "classic", ["Cy", "Dee"]))
         return listed
 
-    monkeypatch.setattr(first.games_log, "trigger_event", overtaken)
+    monkeypatch.setattr(first.setup.games_log, "trigger_event", overtaken)
     try:
         created = first.create_game("late", "classic", ["Ann", "Bob"])
 
@@ -169,7 +169,7 @@ def test_the_list_shows_a_finished_game_without_loading_any_game(
     def no_loading(*_: Any, **__: Any) -> Any:
         raise AssertionError("list_games loaded a game")
 
-    monkeypatch.setattr(table.bank, "_load", no_loading)
+    monkeypatch.setattr(table.bank.storage, "load_game", no_loading)
     statuses = {game["id"]: game["status"] for game in table.bank.list_games()}
     assert statuses == {table.id: "finished", other["id"]: "active"}
 
@@ -190,14 +190,14 @@ def test_a_game_listed_before_statuses_were_logged_is_read_for_its_status(
     gid = UUID(table.id)
     old = table.bank.create_game("listed long ago", "classic", ["Cy", "Dee"])
     old_id = UUID(old["id"])
-    finished = table.bank.repository.get(old_id)
+    finished = table.bank.storage.repository.get(old_id)
     finished.record({"type": "finish"})
-    table.bank.save(finished)  # as an earlier version saved it: no status line
-    legacy = table.bank.games_log.trigger_event(
+    table.bank.storage.save(finished)  # as an earlier version saved it: no status line
+    legacy = table.bank.setup.games_log.trigger_event(
         game_id=old_id, name="listed long ago", ruleset="classic", created=old["created"]
     )
     del legacy.__dict__["statuses_logged"]  # as it was stored before the field existed
-    table.bank.save(legacy)
+    table.bank.storage.save(legacy)
 
     listed = [(game["id"], game["status"]) for game in table.bank.list_games()]
     assert listed == [(str(gid), "active"), (old["id"], "active"), (old["id"], "finished")]

@@ -74,7 +74,7 @@ def test_a_connection_narrows_the_companions_of_its_database(tmp_path: Path) -> 
     try:
         bank.create_game("Friday night", "classic", ["Ann", "Bob"])
         os.chmod(f"{db}-shm", 0o644)
-        connection = bank.factory.datastore.pool._create_connection()  # type: ignore[attr-defined]
+        connection = bank.storage.factory.datastore.pool._create_connection()  # type: ignore[attr-defined]
         connection.close()
         shm = mode_of(Path(f"{db}-shm"))
     finally:

@@ -35,7 +35,8 @@ import pytest
 from eventsourcing.persistence import StoredEvent
 from eventsourcing.utils import resolve_topic
 
-from ledger.application import TableBank, verify_document
+from ledger.application import TableBank
+from ledger.exchange import verify_document
 from ledger.store import persistence_env
 from ledger.transactions import REGISTRY  # where the ledger declares its transaction types
 
@@ -251,14 +252,14 @@ def moved_bank_of(store_env: dict[str, str]) -> Iterator[Callable[[str], TableBa
         db = FIXTURES / version / DB_NAME
         app = TableBank(env=store_env)
         opened.append(app)
-        app.recorder.insert_events(
+        app.storage.recorder.insert_events(
             [
                 StoredEvent(originator_id=UUID(oid), originator_version=v, topic=t, state=s)
                 for oid, v, t, s in rows(db, "stored_events")
             ]
         )
-        assert app.snapshots is not None
-        app.snapshots.recorder.insert_events(
+        assert app.storage.snapshots is not None
+        app.storage.snapshots.recorder.insert_events(
             [
                 StoredEvent(originator_id=UUID(oid), originator_version=v, topic=t, state=s)
                 for oid, v, t, s in rows(db, "stored_snapshots")
@@ -366,7 +367,7 @@ def test_every_stored_event_decodes(old_bank_of: Callable[[str], TableBank], ver
     stored = rows(FIXTURES / version / DB_NAME, "stored_events")
     ids = {UUID(oid) for oid, _, _, _ in stored}
     bank = old_bank_of(version)
-    decoded = sum(len(list(bank.events.get(oid))) for oid in ids)
+    decoded = sum(len(list(bank.storage.events.get(oid))) for oid in ids)
     assert decoded == len(stored)
 
 

@@ -71,7 +71,7 @@ def waiting(group: GroupCommit) -> int:
 
 def test_writes_of_several_games_that_arrive_together_share_one_commit(bank: TableBank) -> None:
     games = [new_game(bank, f"g{n}") for n in range(4)]
-    group = bank.group_commit
+    group = bank.writing.group_commit
 
     # The leader waits in gather until the other three writes are waiting behind it.
     def gather() -> None:
@@ -101,7 +101,7 @@ def test_a_write_that_clashes_with_another_process_fails_alone_and_is_retried(
     games = [new_game(bank, f"g{n}") for n in range(3)]
     other = TableBank(env=store_env)  # another server on the same database
     try:
-        group = bank.group_commit
+        group = bank.writing.group_commit
         clashed = [False]
 
         def gather() -> None:
@@ -135,7 +135,7 @@ def test_a_write_alone_is_committed_alone_and_its_refusal_records_nothing(
     bank: TableBank,
 ) -> None:
     game = new_game(bank, "alone")
-    group = bank.group_commit
+    group = bank.writing.group_commit
     rounds, writes = group.rounds, group.writes
     bank.record(game, PAY)
     assert (group.rounds - rounds, group.writes - writes) == (1, 1)
@@ -149,9 +149,9 @@ def test_the_game_just_saved_is_what_the_cache_holds(bank: TableBank) -> None:
     """The next write finds the game as this write left it, without reading its event back."""
     game = new_game(bank, "cached")
     bank.record(game, PAY)
-    assert bank.repository.cache is not None
+    assert bank.storage.repository.cache is not None
     # Read straight from the cache: a load would fast-forward the cached game first.
-    cached = bank.repository.cache.get(UUID(game))
+    cached = bank.storage.repository.cache.get(UUID(game))
     assert isinstance(cached, Game)
     assert cached.last_seq == SET_UP + 1
     assert cached.state["balances"]["p1"] == 1400
@@ -163,16 +163,16 @@ def test_a_store_error_in_a_commit_of_several_reaches_only_its_own_write(
     """A commit of several that fails is retried write by write: a write whose own save fails
     gets that error, and the others are saved."""
     games = [new_game(bank, f"g{n}") for n in range(3)]
-    group = bank.group_commit
-    doomed = bank._load(games[1]).id
-    real_record = bank._record
+    group = bank.writing.group_commit
+    doomed = bank.storage.load_game(games[1]).id
+    real_record = bank.storage._record
 
     def record(processing: Any) -> Any:
         if doomed in processing.aggregates:
             raise OSError("the disk went away")
         return real_record(processing)
 
-    monkeypatch.setattr(bank, "_record", record)
+    monkeypatch.setattr(bank.storage, "_record", record)
 
     def gather() -> None:
         for _ in range(1000):
@@ -208,19 +208,19 @@ def test_a_game_the_store_refused_is_saved_apart_from_the_next_commits(
     no failed commit: after its write failed alone, its next ones are saved apart, and the
     others' are committed together as if it were not there."""
     games = [new_game(bank, f"g{n}") for n in range(3)]
-    group = bank.group_commit
-    doomed = bank._load(games[1]).id
-    real_record = bank._record
+    group = bank.writing.group_commit
+    doomed = bank.storage.load_game(games[1]).id
+    real_record = bank.storage._record
     commits: list[list[int]] = []  # the games of each store transaction tried, by index
 
     def record(processing: Any) -> Any:
-        ids = [bank._load(g).id for g in games]
+        ids = [bank.storage.load_game(g).id for g in games]
         commits.append(sorted(ids.index(a) for a in processing.aggregates))
         if doomed in processing.aggregates:
             raise OperationalError("could not extend file: No space left on device")
         return real_record(processing)
 
-    monkeypatch.setattr(bank, "_record", record)
+    monkeypatch.setattr(bank.storage, "_record", record)
     with pytest.raises(OperationalError):
         bank.record(games[1], PAY)  # alone: refused, and game 1 is kept apart for a while
 
@@ -294,16 +294,16 @@ def test_a_game_written_past_a_hundred_versions_is_snapshotted_as_the_store_has_
     the store's events rebuild it, and a cold load from it gives the same game."""
     game = new_game(bank, "long")
     uid = UUID(game)
-    start = bank._load(game).version
+    start = bank.storage.load_game(game).version
     back = {"type": "payment", "from": "p2", "to": "p1", "amount": 100}
     for n in range(start, 101):
         bank.record(game, PAY if n % 2 == 0 else back)
-    assert bank._load(game).version == 101
-    assert bank.snapshots is not None
-    snapshots: list[Any] = list(bank.snapshots.get(uid))
+    assert bank.storage.load_game(game).version == 101
+    assert bank.storage.snapshots is not None
+    snapshots: list[Any] = list(bank.storage.snapshots.get(uid))
     assert [s.originator_version for s in snapshots] == [100]
     rebuilt: Any = None  # the game at version 100 from its events alone, not from the snapshot
-    for ev in bank.events.get(uid, lte=100):
+    for ev in bank.storage.events.get(uid, lte=100):
         rebuilt = cast(Any, ev).mutate(rebuilt)
     assert isinstance(rebuilt, Game)
     assert snapshots[0].state["state"] == rebuilt.state
@@ -325,7 +325,7 @@ def test_a_game_written_by_two_servers_in_turn_clashes_once_on_each(
     with TableBank(env=store_env) as other:
         clashes = {"bank": 0, "other": 0}
         for name, each in (("bank", bank), ("other", other)):
-            real_save = each.group_commit.save
+            real_save = each.writing.group_commit.save
 
             def save(*objs: Any, _real: Any = real_save, _name: str = name) -> None:
                 try:
@@ -334,9 +334,9 @@ def test_a_game_written_by_two_servers_in_turn_clashes_once_on_each(
                     clashes[_name] += 1
                     raise
 
-            monkeypatch.setattr(each.group_commit, "save", save)
+            monkeypatch.setattr(each.writing.group_commit, "save", save)
         for n in range(10):
             (bank if n % 2 == 0 else other).record(game, PAY)
     assert clashes == {"bank": 1, "other": 1}
     assert cash(bank, game) == (500, 2500)  # ten payments of 100, each recorded once
-    assert bank._load(game).last_seq == SET_UP + 10
+    assert bank.storage.load_game(game).last_seq == SET_UP + 10

@@ -1,10 +1,9 @@
-// English, Russian and Polish: chosen from the browser's languages unless the user switched;
-// amounts formatted per locale (Intl.NumberFormat) with the rule set's currency label.
+// The console's languages (`LANGUAGES`): chosen from the browser's languages unless the
+// user switched; amounts formatted per locale (Intl.NumberFormat) with the rule set's currency
+// label. English is here, the others in their own dictionaries (js/i18n-<code>.js).
+// (No import of dom.js: it imports this module, which waits for its dictionaries.)
 
-import {h} from './dom.js';
 import * as store from './store.js';
-import {ru} from './i18n-ru.js';
-import {pl} from './i18n-pl.js';
 
 export const en = {
   // navigation and screens
@@ -348,16 +347,25 @@ export const en = {
   all_moves: 'All moves', all_moves_hint: 'Every move this game can record now, as the server lists it.',
 };
 
-const DICTS = {en, ru, pl};
-export const LANGUAGES = [['en', 'English'], ['ru', 'Русский'], ['pl', 'Polski']];
-const LOCALES = {en: 'en-US', ru: 'ru-RU', pl: 'pl-PL'};
+/** The dictionary of js/i18n-<code>.js (its export named `code`), loading. */
+const dictionary = (code) => import(`./i18n-${code}.js`).then((module) => module[code]);
+
+// The console's languages, in the order of the switch. A new language is its dictionary file
+// and its line here: everything else is derived (tests/api/test_console_languages.py holds the
+// files and this list to each other). The dictionaries load together, before any text is shown.
+export const LANGUAGES = await Promise.all([
+  {code: 'en', name: 'English', locale: 'en-US', dict: en},
+  {code: 'ru', name: 'Русский', locale: 'ru-RU', dict: dictionary('ru')},
+  {code: 'pl', name: 'Polski', locale: 'pl-PL', dict: dictionary('pl')},
+].map(async (language) => ({...language, dict: await language.dict})));
+const BY_CODE = Object.fromEntries(LANGUAGES.map((language) => [language.code, language]));
 
 function detect() {
   const chosen = store.get('lang');
-  if (chosen && DICTS[chosen]) return chosen;
+  if (chosen && BY_CODE[chosen]) return chosen;
   for (const tag of navigator.languages || [navigator.language || 'en']) {
     const base = String(tag).slice(0, 2).toLowerCase();
-    if (DICTS[base]) return base;
+    if (BY_CODE[base]) return base;
   }
   return 'en';
 }
@@ -366,10 +374,10 @@ let current = detect();
 const listeners = [];
 
 export function lang() { return current; }
-export function locale() { return LOCALES[current]; }
+export function locale() { return BY_CODE[current].locale; }
 
 export function setLang(code) {
-  if (!DICTS[code]) return;
+  if (!BY_CODE[code]) return;
   current = code;
   store.set('lang', code);
   setDocumentLang();
@@ -387,7 +395,7 @@ export function setDocumentLang() {
 
 /** The text of `key` in the current language; {name} placeholders filled from `params`. */
 export function t(key, params = {}, fallback) {
-  let text = DICTS[current][key] ?? en[key];
+  let text = BY_CODE[current].dict[key] ?? en[key];
   if (text === undefined) text = fallback !== undefined ? fallback : key;
   return text.replace(/\{(\w+)\}/g, (m, name) => (name in params ? String(params[name]) : m));
 }
@@ -431,7 +439,18 @@ export function money(amount, currency = '') {
 /** The language switch for the top bar. */
 export function langSwitch() {
   const id = 'lang-switch';
-  const sel = h('select', {id, class: 'lang', onchange: (ev) => setLang(ev.target.value)},
-    LANGUAGES.map(([code, label]) => h('option', {value: code, selected: code === current, lang: code}, label)));
-  return h('div', {class: 'lang-box'}, h('label', {for: id, class: 'sr-only'}, t('language')), sel);
+  const sel = element('select', {id, class: 'lang'},
+    LANGUAGES.map(({code, name}) => element('option', {value: code, lang: code}, [name])));
+  sel.value = current;
+  sel.addEventListener('change', (ev) => setLang(ev.target.value));
+  const label = element('label', {for: id, class: 'sr-only'}, [t('language')]);
+  return element('div', {class: 'lang-box'}, [label, sel]);
+}
+
+/** An element with attributes and children (nodes or texts): dom.js's `h`, which imports this. */
+function element(tag, attrs, children = []) {
+  const el = document.createElement(tag);
+  for (const [name, value] of Object.entries(attrs)) el.setAttribute(name, value);
+  el.append(...children);
+  return el;
 }
