@@ -14,13 +14,15 @@ Needs what tests/e2e/test_console.py needs (Playwright for Python, /usr/bin/chro
 from __future__ import annotations
 
 import contextlib
+import os
 import re
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
 from console_steps import new_game, new_page, open_table, record
-from server import Server
+from server import Server, serving
 
 pytestmark = pytest.mark.e2e
 
@@ -188,3 +190,28 @@ def test_every_move_of_millionaire_elite_opens_quotes_and_records(
     # Elite's own types, beside what a classic game has (less its taxes and jail cards) and
     # what Elite has without a house rule: the kitty, loans.
     assert listed - classic - {"pot_collect", "iou"} == set(driven)
+
+
+def test_a_toy_type_is_recorded_through_the_consoles_form(
+    browser: Browser,
+    local_store: Any,
+    tmp_path: Path,
+    request: pytest.FixtureRequest,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A type of a house's own (tests/api/toys/donation.py: "donation: a player pays into the
+    # pot"), loaded by the server alone: the console has no word of it, and records it.
+    toys = Path(__file__).parents[1] / "api"
+    monkeypatch.setenv("TABLEBANK_TRANSACTION_MODULES", "toys.donation")
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join([str(toys), os.environ.get("PYTHONPATH", "")]))
+    with serving(local_store, tmp_path) as server:
+        game = new_game(server, "classic", ["Ann", "Bob"])
+        page = new_page(browser, request)
+        open_table(page, server, game)
+
+        drive(page, server, game, [("donation", {"player": "p2", "amount": 50})], "en-US")
+
+        # Bob (1500 starting cash, docs/rules.md "Set-up and starting cash") gives 50 away.
+        expect(page.get_by_test_id("cash-p2")).to_have_text("$1,450")
+        state = call(server, game, "")
+        assert (state["balances"]["p2"], state["balances"]["pot"]) == (1450, 50)
