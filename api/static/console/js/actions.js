@@ -206,28 +206,9 @@ function choose(form) {
 // -- payments -----------------------------------------------------------------------------
 
 export function payDialog(ctx, player) {
-  txnDialog(ctx, t('a_payment'), (body, form) => {
-    const from = playerSelect(ctx, player, {bank: true, pot: true, name: 'from'});
-    const others = ctx.activePlayers().find((p) => p.id !== player);
-    const to = playerSelect(ctx, player === 'bank' ? others?.id : 'bank', {bank: true, pot: true, name: 'to'});
-    const amount = numberInput({name: 'amount', min: 1, required: true});
-    const payload = () => {
-      const a = typed(amount);
-      return a !== null && from.value !== to.value ? {type: 'payment', from: from.value, to: to.value, amount: a} : null;
-    };
-    const view = quoteBox(ctx, payload, {basis: false});
-    [from, to, amount].forEach((el) => el.addEventListener('input', view.refresh));
-    body.append(field(t('from'), from), field(t('to'), to), field(t('amount'), amount), view.el, form.memoField(),
-      h('div', {class: 'actions'}, form.button(t('record_payment'), () => {
-        const value = amountOf(amount, form.errorBox);
-        if (value === undefined) return undefined;
-        if (from.value === to.value) {
-          replace(form.errorBox, h('p', {class: 'problem', role: 'alert'}, t('same_account')));
-          return undefined;
-        }
-        return {type: 'payment', from: from.value, to: to.value, amount: value};
-      }, {testid: 'record-payment'})));
-  });
+  const other = ctx.activePlayers().find((p) => p.id !== player);
+  moveDialog(ctx, txnDialog, 'payment', {from: player, to: player === 'bank' ? other?.id : 'bank'},
+    {title: t('a_payment'), testid: 'quote', basis: false, record: t('record_payment'), recordTestid: 'record-payment'});
 }
 
 export function rentDialog(ctx, payer) {
@@ -738,22 +719,12 @@ export function tradeDialog(ctx, player) {
 }
 
 export function iouDialog(ctx, player) {
-  txnDialog(ctx, t('a_iou'), (body, form) => {
-    const debtor = playerSelect(ctx, player, {name: 'debtor'});
-    const creditor = playerSelect(ctx, ctx.activePlayers().find((p) => p.id !== player)?.id, {name: 'creditor'});
-    const amount = numberInput({name: 'amount', min: 1});
-    body.append(h('p', {class: 'muted small'}, t('iou_hint')), field(t('debtor'), debtor), field(t('creditor'), creditor),
-      field(t('amount'), amount), form.memoField(), h('div', {class: 'actions'}, form.button(t('issue_iou'), () => {
-        const a = amountOf(amount, form.errorBox);
-        if (a === undefined) return undefined;
-        return {type: 'iou', debtor: debtor.value, creditor: creditor.value, amount: a};
-      })));
-    const mine = (ctx.game.ious || []).filter((i) => i.outstanding > 0 && (i.debtor === player || i.holder === player));
-    if (mine.length) body.append(h('h3', {class: 'sub'}, t('open_ious')), iouList(ctx, mine, form));
-  });
+  const mine = (ctx.game.ious || []).filter((i) => i.outstanding > 0 && (i.debtor === player || i.holder === player));
+  moveDialog(ctx, txnDialog, 'iou', {debtor: player, creditor: ctx.activePlayers().find((p) => p.id !== player)?.id},
+    {title: t('a_iou'), testid: 'iou-quote', record: t('issue_iou'), intro: () => [h('p', {class: 'muted small'}, t('iou_hint'))],
+      after: (form) => (mine.length ? [h('h3', {class: 'sub'}, t('open_ious')), iouList(ctx, mine, form)] : [])});
 }
 
-/** Open IOUs with their moves: repay (all or part), pass on, forgive. */
 export function iouList(ctx, ious, form) {
   return h('ul', {class: 'ious'}, ious.map((iou) => {
     const repay = numberInput({name: 'amount', min: 1, value: iou.outstanding, 'aria-label': t('repay_amount')});
@@ -944,23 +915,8 @@ export function insuranceDialog(ctx, player) {
 }
 
 export function jackpotDialog(ctx, player) {
-  txnDialog(ctx, t('a_jackpot'), (body, form) => {
-    const stake = numberInput({name: 'stake', min: 1});
-    const payout = numberInput({name: 'payout', min: 0, value: 0});
-    const payload = () => (typed(stake) !== null && typed(payout, 0) !== null
-      ? {type: 'jackpot', player, stake: typed(stake), payout: typed(payout, 0)} : null);
-    const view = quoteBox(ctx, payload, {testid: 'jackpot-quote'});
-    [stake, payout].forEach((el) => el.addEventListener('input', view.refresh));
-    body.append(h('p', {}, `${ctx.name('pot')}: ${ctx.money(ctx.game.balances.pot ?? 0)}`),
-      field(t('stake'), stake), field(t('payout'), payout, t('payout_hint')), view.el, form.memoField(),
-      h('div', {class: 'actions'}, form.button(t('record_jackpot'), () => {
-        const s = amountOf(stake, form.errorBox);
-        if (s === undefined) return undefined;
-        const p = amountOf(payout, form.errorBox, {min: 0});
-        if (p === undefined) return undefined;
-        return {type: 'jackpot', player, stake: s, payout: p};
-      })));
-  });
+  moveDialog(ctx, txnDialog, 'jackpot', {player, payout: 0}, {title: t('a_jackpot'), testid: 'jackpot-quote',
+    record: t('record_jackpot'), intro: () => [h('p', {}, `${ctx.name('pot')}: ${ctx.money(ctx.game.balances.pot ?? 0)}`)]});
 }
 
 // -- the game ------------------------------------------------------------------------------

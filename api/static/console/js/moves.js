@@ -53,12 +53,17 @@ function control(ctx, f, preset, {radios = []} = {}) {
   if (f.kind === 'boolean') return h('input', {...attrs, type: 'checkbox', checked: preset === true});
   if (f.kind === 'text') return h('input', {...attrs, type: 'text', maxlength: f.max || 500, autocomplete: 'off', value: preset ?? ''});
   if (Array.isArray(f.choices)) {
-    const options = f.choices.map((c) => [c, choiceLabel(ctx, f, c)]);
+    // The players first, then the Bank and the pot, as every list of accounts is shown.
+    const ordered = f.kind === 'account'
+      ? [...f.choices.filter((c) => ctx.byId.has(c)), ...f.choices.filter((c) => !ctx.byId.has(c))] : f.choices;
+    const options = ordered.map((c) => [c, choiceLabel(ctx, f, c)]);
     const many = f.many || f.kind === 'deeds';
     if (many) return select(options, null, {...attrs, multiple: true});
-    // One choice is no choice: it is made. Otherwise the banker picks (nothing picked yet).
-    const first = options.length === 1 ? [] : [['', '—']];
-    return select([...first, ...options], preset ?? (options.length === 1 ? options[0][0] : ''), attrs);
+    // A field it must have, already filled in or with one choice, needs no "none": the
+    // choice is made. Otherwise the banker picks (nothing picked yet), or leaves it out.
+    const made = f.required && (options.length === 1 || f.choices.includes(preset));
+    const value = preset ?? (options.length === 1 ? options[0][0] : '');
+    return select(made ? options : [['', '—'], ...options], value, attrs);
   }
   const bounds = {};
   if (f.min !== undefined) bounds.min = f.min;
@@ -154,14 +159,17 @@ export function moveForm(ctx, move, preset = {}, {radios = []} = {}) {
 /**
  * The dialog of any move, from its declaration: its fields, what it would record now (the
  * server's dry run) and the button that records it. `preset` fills fields in (the player the
- * banker tapped). `txnDialog` is actions.js's, passed in to keep the modules apart.
+ * banker tapped). `txnDialog` is actions.js's, passed in to keep the modules apart. A dialog
+ * of its own may give its title, the quote's and the button's test ids and label, fields as
+ * radios, and what it shows before the fields (`intro()`) and after the button (`after(form)`).
  */
-export function moveDialog(ctx, txnDialog, type, preset = {}, {title, testid = 'move-quote', record: recordLabel, radios = []} = {}) {
+export function moveDialog(ctx, txnDialog, type, preset = {}, {title, testid = 'move-quote', record: recordLabel,
+  recordTestid = 'move-record', radios = [], basis = true, intro = () => [], after = () => []} = {}) {
   const move = ctx.move(type);
   if (!move) return;
   txnDialog(ctx, title || typeLabel(type), (body, form) => {
     const m = moveForm(ctx, move, preset, {radios});
-    const view = quoteBox(ctx, () => m.body() || null, {testid});
+    const view = quoteBox(ctx, () => m.body() || null, {testid, basis});
     for (const {el} of m.inputs.values()) {
       const changed = () => { m.sync(); view.refresh(); };
       el.addEventListener('input', changed);
@@ -177,8 +185,8 @@ export function moveDialog(ctx, txnDialog, type, preset = {}, {title, testid = '
       replace(form.errorBox, h('p', {class: 'problem', role: 'alert'},
         t('move_missing', {fields: m.missing().map((n) => fieldLabel(type, n)).join(', ')})));
       return undefined;
-    }, {testid: 'move-record'});
-    append(body, [...m.rows, view.el, form.memoField(), h('div', {class: 'actions'}, record)]);
+    }, {testid: recordTestid});
+    append(body, [...intro(), ...m.rows, view.el, form.memoField(), h('div', {class: 'actions'}, record), ...after(form)]);
     view.now();
   }, {wide: move.fields.length > 4});
 }
