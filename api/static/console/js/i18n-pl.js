@@ -329,7 +329,7 @@ export const pl = {
   mc_action_sell: 'Sprzedaj', mc_action_draw: 'Dobierz', mc_action_use: 'Użyj', mc_action_return: 'Zwróć',
   mc_direction_up: 'W górę', mc_direction_down: 'W dół', mc_jail_cards_chance: 'Szansa',
   mc_jail_cards_community_chest: 'Kasa społeczna', mc_tax_income: 'Podatek dochodowy',
-  mc_tax_luxury: 'Podatek od luksusu', record_move: 'Zapisz', move_missing: 'Uzupełnij: {fields}.',
+  mc_tax_luxury: 'Podatek od luksusu', record_move: 'Zapisz', move_unavailable: 'Ten ruch jest teraz niedostępny.', move_missing: 'Uzupełnij: {fields}.',
   iou_choice: '{id}: {debtor} winien {holder} {amount}', all_moves: 'Wszystkie ruchy',
   all_moves_hint: 'Wszystko, co ta gra może teraz zapisać, według listy serwera.',
 };

@@ -8,7 +8,7 @@
 // (mc_<field>_<choice>); a policy is named by its colour (policy_<colour>), an IOU by its
 // debtor, holder and what is outstanding, a deed, a player and an account by their names.
 
-import {h, append, replace, field, select, numberInput, nextId} from './dom.js';
+import {h, append, replace, field, select, numberInput, nextId, toast} from './dom.js';
 import {t, typeLabel} from './i18n.js';
 import {quoteBox} from './quote.js';
 
@@ -166,7 +166,11 @@ export function moveForm(ctx, move, preset = {}, {radios = []} = {}) {
 export function moveDialog(ctx, txnDialog, type, preset = {}, {title, testid = 'move-quote', record: recordLabel,
   recordTestid = 'move-record', radios = [], basis = true, intro = () => [], after = () => []} = {}) {
   const move = ctx.move(type);
-  if (!move) return;
+  if (!move) {
+    // Not among the moves the server listed last (or none were ever fetched on this device).
+    toast(t('move_unavailable'), {kind: 'warn'});
+    return;
+  }
   txnDialog(ctx, title || typeLabel(type), (body, form) => {
     const m = moveForm(ctx, move, preset, {radios});
     const view = quoteBox(ctx, () => m.body() || null, {testid, basis});
