@@ -13,15 +13,18 @@ from typing import Any
 
 from eventsourcing.persistence import PersistenceError
 from flask import Flask, Response, current_app
-from werkzeug.exceptions import HTTPException, UnprocessableEntity
+from werkzeug.exceptions import HTTPException, UnprocessableEntity, default_exceptions
+from werkzeug.http import HTTP_STATUS_CODES
 
-from ledger.errors import LedgerError
+from ledger.errors import LedgerError, ledger_codes
+from ledger.refusals import REFUSALS
 from ledger.store import store_unavailable
 
 PROBLEM_JSON = "application/problem+json"
 PROBLEM_TYPE = "https://tablebank.invalid/problems/"
 
-# Codes the contract names for HTTP-level errors; any other status gets its snake-cased name.
+# Codes the contract names for HTTP-level errors; any other status gets its snake-cased name
+# (``http_code``).
 HTTP_CODES = {
     400: "bad_request",
     401: "unauthorized",
@@ -122,7 +125,7 @@ def http_problem(error: HTTPException) -> Response:
     code = (
         getattr(error, "problem_code", None)
         or HTTP_CODES.get(status)
-        or re.sub(r"\W+", "_", (error.name or "error").lower())
+        or http_code(error.name or "error")
     )
     # Keep the headers the status needs (Allow on 405), not the HTML content type.
     headers = {k: v for k, v in error.get_headers() if k.lower() != "content-type"}
@@ -135,6 +138,33 @@ def invalid_body(messages: dict[str, Any]) -> HTTPException:
     error = UnprocessableEntity()
     error.data = {"messages": {"json": messages}}  # type: ignore[attr-defined]
     return error
+
+
+def http_code(name: str) -> str:
+    """The code of an HTTP error the contract names no code for: its name, snake-cased."""
+    return re.sub(r"\W+", "_", name.lower())
+
+
+# The server's own problems besides the ledger's and the HTTP errors'.
+OWN_CODES = ("storage_unavailable", "internal_error", "validation_error")
+
+
+def problem_codes() -> list[str]:
+    """Every ``code`` a problem of this server may carry, for the OpenAPI document's enum:
+    the ledger's (its rule refusals and its errors), the HTTP errors' (the contract's names,
+    werkzeug's others snake-cased, and those of our own exceptions, such as
+    ``too_many_streams``), and the server's own."""
+    codes = set(REFUSALS) | set(HTTP_CODES.values()) | set(OWN_CODES) | ledger_codes()
+    # werkzeug names a status by HTTP_STATUS_CODES, "Unknown Error" one it does not know.
+    codes |= {http_code(HTTP_STATUS_CODES.get(status, "")) for status in default_exceptions}
+    codes |= {http_code("Unknown Error")}
+    pending: list[type[HTTPException]] = [HTTPException]
+    while pending:
+        kind = pending.pop()
+        pending.extend(kind.__subclasses__())
+        if isinstance(getattr(kind, "problem_code", None), str):
+            codes.add(kind.problem_code)  # type: ignore[attr-defined]
+    return sorted(codes)
 
 
 def storage_problem(error: PersistenceError) -> Response:

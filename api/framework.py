@@ -20,7 +20,7 @@ from marshmallow import fields
 from webargs.flaskparser import FlaskParser, abort, is_json_request
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
-from api.errors import PROBLEM_JSON, http_problem
+from api.errors import PROBLEM_JSON, http_problem, problem_codes
 from schemas.fields import surrogate_in
 from schemas.problems import REFUSAL, ProblemSchema, conflict_schema, refusal_components
 
@@ -257,6 +257,7 @@ class TableBankApi(flask_smorest.Api):
         )
 
     def init_app(self, app: Any, *, spec_kwargs: dict[str, Any] | None = None) -> None:
+        ProblemSchema.declare_codes(problem_codes())  # before the document holds the schema
         super().init_app(app, spec_kwargs=spec_kwargs)
         self.spec.components.header(
             VERSION_HEADER,

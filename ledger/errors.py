@@ -45,6 +45,24 @@ class LedgerError(Exception):
         self.extra: dict[str, Any] = extra
 
 
+def ledger_codes() -> set[str]:
+    """The codes of the ledger's own errors (its refusals of the rules are
+    ``ledger.refusals``'), for the OpenAPI document's enum of problem codes."""
+    codes = {BUSY}
+    pending: list[type[LedgerError]] = [LedgerError]
+    while pending:
+        kind = pending.pop()
+        pending.extend(kind.__subclasses__())
+        code = kind.__dict__.get("code")
+        if isinstance(code, str):
+            codes.add(code)
+    return codes
+
+
+# A game whose lock stayed taken past the write's wait (ledger/writing.py).
+BUSY = "busy"
+
+
 class _OwnCode(LedgerError):
     """A refusal of one kind, whose class says its code."""
 

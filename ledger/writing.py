@@ -33,6 +33,7 @@ from ledger.chain import canonical, sha256
 from ledger.commit import GroupCommit
 from ledger.draft import History
 from ledger.errors import (
+    BUSY,
     Forbidden,
     IdempotencyKeyReused,
     InvalidField,
@@ -238,7 +239,7 @@ class Writing:
                 continue
             self._keep(game)
             return view, False
-        raise LedgerError("busy", "the game is too busy; try again")  # pragma: no cover
+        raise LedgerError(BUSY, "the game is too busy; try again")  # pragma: no cover
 
     def _cached_game(self, game_id: UUID | str) -> Game | None:
         """A copy of the game as this process's cache holds it, not brought up to date from

@@ -29,6 +29,16 @@ class ProblemSchema(Schema):
     class Meta:
         unknown = INCLUDE  # a problem carries more members, e.g. shortfall and can_raise
 
+    @classmethod
+    def declare_codes(cls, codes: list[str]) -> None:
+        """Document ``code`` as one of ``codes``, every code the server may answer with (the
+        API knows them all: the ledger's, the HTTP errors', its own). Before the OpenAPI
+        document is built; answers are dumped, so nothing else changes."""
+        cls._declared_fields["code"].metadata = {
+            **cls._declared_fields["code"].metadata,
+            "enum": list(codes),
+        }
+
     type = fields.String(metadata={"description": "a URI naming the kind of problem"})
     title = fields.String()
     status = fields.Integer()

@@ -347,3 +347,41 @@ def test_refusals_are_problems_whole_and_ious_are_typed(document):
         "amount",
         "outstanding",
     }
+
+
+def test_problem_codes_are_an_enum_of_every_code_the_server_answers(document, client):
+    codes = set(document["components"]["schemas"]["Problem"]["properties"]["code"]["enum"])
+    created = client.post(
+        "/api/v1/games", json={"name": "t", "ruleset": "classic", "players": ["Ann", "Bob"]}
+    ).json
+    game = f"/api/v1/games/{created['id']}"
+    auth = {"Authorization": f"Bearer {created['banker_token']}"}
+    answers = [
+        client.get("/api/v1/nowhere"),  # 404 not_found
+        client.delete("/api/v1/rulesets"),  # 405 method_not_allowed
+        client.get(game),  # 401 unauthorized
+        client.post(game + "/transactions", json={"type": "salary"}, headers=auth),  # 422
+        # 409: Ann cannot pay 5,000 out of her 1,500 (docs/rules.md, "Money conservation").
+        client.post(
+            game + "/transactions",
+            json={"type": "payment", "from": "p1", "to": "p2", "amount": 5000},
+            headers=auth,
+        ),
+        client.post(game + "/transactions", data="x" * (65 * 1024), headers=auth),  # 413
+    ]
+
+    seen = [answer.json["code"] for answer in answers]
+
+    assert seen == [
+        "not_found",
+        "method_not_allowed",
+        "unauthorized",
+        "validation_error",
+        "insufficient_funds",
+        "payload_too_large",
+    ]
+    assert set(seen) <= codes
+    # Every refusal of the rules, and the codes API.md names for the rest.
+    assert set(REFUSALS) <= codes
+    named = {"rate_limited", "too_many_streams", "busy", "storage_unavailable", "forbidden"}
+    assert named | {"version_conflict", "idempotency_key_reused", "internal_error"} <= codes
