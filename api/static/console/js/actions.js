@@ -800,47 +800,11 @@ export function bankruptcyDialog(ctx, debtorId, {creditor: creditorPreset = 'ban
 // -- Millionaire Elite -----------------------------------------------------------------------
 
 export function sharesDialog(ctx, player) {
-  txnDialog(ctx, t('a_shares'), (body, form) => {
-    const who = playerSelect(ctx, player, {name: 'player'});
-    const action = select([['buy', t('buy')], ['sell', t('sell')]], 'buy', {name: 'action'});
-    const count = numberInput({name: 'count', min: 1, value: 1});
-    const broker = select([['', '—'], ...ctx.activePlayers().map((p) => [p.id, p.name])], '', {name: 'commission_to'});
-    const commission = numberInput({name: 'commission', min: 0});
-    const held = h('p', {class: 'small'});
-    const payload = () => {
-      if (typed(count) === null) return null;
-      const out = {type: 'shares', player: who.value, action: action.value, count: typed(count)};
-      if (broker.value) {
-        out.commission_to = broker.value;
-        if (commission.value.trim()) {
-          if (typed(commission, 0) === null) return null;
-          out.commission = typed(commission, 0);
-        }
-      }
-      return out;
-    };
-    const view = quoteBox(ctx, payload, {testid: 'shares-quote'});
-    const update = () => {
-      replace(held, t('shares_held', {name: ctx.name(who.value), held: ctx.shares(who.value), price: ctx.money(ctx.sharePrice() ?? 0)}));
-      view.refresh();
-    };
-    [who, action, count, broker, commission].forEach((el) => el.addEventListener('input', update));
-    update();
-    body.append(field(t('player'), who), held, field(t('action'), action), field(t('count'), count), view.el,
-      h('details', {}, h('summary', {}, t('broker')), field(t('commission_to'), broker), field(t('commission'), commission)),
-      form.memoField(), h('div', {class: 'actions'}, form.button(t('record_shares'), () => {
-        const c = amountOf(count, form.errorBox);
-        if (c === undefined) return undefined;
-        const out = {type: 'shares', player: who.value, action: action.value, count: c};
-        if (broker.value) {
-          out.commission_to = broker.value;
-          const cm = amountOf(commission, form.errorBox, {min: 0, optional: true});
-          if (cm === undefined) return undefined;
-          if (cm !== null) out.commission = cm;
-        }
-        return out;
-      })));
-  });
+  // The broker and the commission are the declaration's optional fields, left empty for a
+  // trade at the Bank's counter.
+  moveDialog(ctx, txnDialog, 'shares', {player, action: 'buy', count: 1}, {title: t('a_shares'),
+    testid: 'shares-quote', record: t('record_shares'), intro: () => [h('p', {class: 'small'},
+      t('shares_held', {name: ctx.name(player), held: ctx.shares(player), price: ctx.money(ctx.sharePrice() ?? 0)}))]});
 }
 
 export function sharePriceDialog(ctx) {
