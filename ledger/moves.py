@@ -22,6 +22,7 @@ from ledger.ruleset import RuleSet
 from ledger.state import State
 from ledger.transactions import ORDERED, REGISTRY, TransactionType
 from ledger.transactions.form import Field
+from ledger.transactions.money import pot_offered
 
 NOT_VOIDABLE = tuple(name for name in ORDERED if not REGISTRY[name].voidable)
 """The types whose transactions are never voided, listed now or not: the set-up's, voids,
@@ -37,16 +38,17 @@ def moves_of(
     active = [pid for pid, p in state["players"].items() if p["bankrupt_seq"] is None]
     # The pot is an account to pay into where the game collects it (the Free Parking rule, the
     # kitty), or while it holds money; else what is paid there would stay there.
-    pot = REGISTRY["pot_collect"].offered_in(rs, options) or state["balances"].get("pot", 0) > 0
+    pot = pot_offered(rs, options) or state["balances"].get("pot", 0) > 0
     table = _Table(rs, state, active, pot)
     out = []
     for name in ORDERED:
         declared = REGISTRY[name]
         if declared.setup or not declared.offered_in(rs, options):
             continue
-        acting = _acting_field(declared, by, active)
-        if acting is False:
+        if not _may_record(declared, by, active):
             continue
+        # A player's own field (a payment's `from`) offers him alone.
+        acting = declared.player_field if by != "banker" else None
         fields = [table.filled(f, only=by if f.name == acting else None) for f in declared.fields]
         if any(_empty(spec) for spec in fields):
             continue
@@ -61,16 +63,14 @@ def moves_of(
     return out
 
 
-def _acting_field(declared: TransactionType, by: str, active: list[str]) -> str | bool | None:
-    """For a player's token: the field that names him (None: none does), or False if he may
-    not record the type at all."""
+def _may_record(declared: TransactionType, by: str, active: list[str]) -> bool:
+    """Whether ``by`` may record the type at all: the banker always; a player if the type has a
+    right for players, and (a right of his own field) while he is still in the game."""
     if by == "banker":
-        return None
+        return True
     if declared.players is None:
         return False
-    if declared.player_field is None:  # a right read off the log (a dispute)
-        return None
-    return declared.player_field if by in active else False
+    return declared.player_field is None or by in active
 
 
 def _empty(spec: dict[str, Any]) -> bool:

@@ -302,6 +302,11 @@ def _real_time(text: str) -> bool:
     return True
 
 
+def camel(name: str) -> str:
+    """``sell_buildings`` -> ``SellBuildings``: how the OpenAPI document names a component."""
+    return "".join(part.title() for part in name.split("_"))
+
+
 def money(*, minimum: int = 1, **kwargs: Any) -> Int:
     """An amount of money: a whole number from ``minimum`` to ``MAX_AMOUNT``."""
     return Int(validate=validate.Range(min=minimum, max=MAX_AMOUNT), **kwargs)

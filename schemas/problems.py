@@ -12,6 +12,7 @@ from marshmallow import INCLUDE, Schema, fields
 
 from ledger.refusals import ID_KINDS, LEVELS, PARAMS, REASON, REFUSALS, Case, Refusal
 from schemas.answers import answer
+from schemas.fields import camel
 
 REFUSAL = "Refusal"
 SCHEMAS = "#/components/schemas/"
@@ -73,7 +74,7 @@ class ProblemSchema(Schema):
 
 def refusal_name(code: str) -> str:
     """The component of one code: ``insufficient_funds`` is ``RefusalInsufficientFunds``."""
-    return REFUSAL + "".join(part.title() for part in code.split("_"))
+    return REFUSAL + camel(code)
 
 
 def refusal_components(problem: str) -> dict[str, dict[str, Any]]:

@@ -18,7 +18,7 @@ from marshmallow import RAISE, Schema, ValidationError, fields, validate, valida
 from ledger.transactions import ORDERED, RECORDABLE, REGISTRY, SETUP_TYPES
 from ledger.transactions.form import Field
 from schemas.answers import answer
-from schemas.fields import MAX_SEQ, Bool, Int, Text, ident, money, one_of
+from schemas.fields import MAX_SEQ, Bool, Int, Text, camel, ident, money, one_of
 
 
 def type_field(kind: str) -> fields.String:
@@ -75,11 +75,6 @@ def _bare_field(field: Field) -> fields.Field:
             required=required,
         )
     raise ValueError(f"no schema field for kind {kind!r}")  # pragma: no cover - form refuses it
-
-
-def camel(name: str) -> str:
-    """``sell_buildings`` -> ``SellBuildings``: how the OpenAPI document names a schema."""
-    return "".join(part.capitalize() for part in name.split("_"))
 
 
 # The name of a list's item schema in the OpenAPI document, by (type, field); others are

@@ -48,3 +48,13 @@ def dictionary_files(folder: Path = CONSOLE_JS) -> set[str]:
 def dictionaries() -> list[str]:
     """Every listed language's dictionary file, English first."""
     return [language.file for language in listed()]
+
+
+# One entry `key: 'text'` of a dictionary, several to a line.
+WORD = re.compile(r"\b(\w+): '((?:[^'\\]|\\.)*)'")
+
+
+def words(file: str, prefix: str = "") -> dict[str, str]:
+    """The entries of one dictionary file, read as text (those whose key starts ``prefix``)."""
+    text = (CONSOLE_JS / file).read_text(encoding="utf-8")
+    return {k: v for k, v in WORD.findall(text) if k.startswith(prefix)}

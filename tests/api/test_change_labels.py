@@ -3,25 +3,18 @@ languages, which the history shows beside the change's from and to (views.js, ``
 
 from __future__ import annotations
 
-import re
-from pathlib import Path
-
 import pytest
+from console_languages import dictionaries, words
 
 from ledger.changes import CHANGES
 
-ROOT = Path(__file__).parents[2]
-DICTIONARIES = ["i18n.js", "i18n-ru.js", "i18n-pl.js"]
-ENTRY = re.compile(r"\b(c_\w+): '([^']*)'")
-
 
 def labels(name: str) -> dict[str, str]:
-    """The ``c_`` entries of one of the console's dictionaries, read as text."""
-    text = (ROOT / "api/static/console/js" / name).read_text(encoding="utf-8")
-    return dict(ENTRY.findall(text))
+    """The ``c_`` entries of one of the console's dictionaries."""
+    return words(name, "c_")
 
 
-@pytest.mark.parametrize("name", DICTIONARIES)
+@pytest.mark.parametrize("name", dictionaries())
 def test_every_change_kind_has_a_label_in_each_language(name: str) -> None:
     assert set(labels(name)) == {f"c_{kind}" for kind in CHANGES}
 

@@ -5,23 +5,15 @@ A new type's fields are named here or this fails."""
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 import pytest
+from console_languages import dictionaries, words
 
 from ledger.transactions import RECORDABLE, REGISTRY
 from ledger.transactions.form import Field
 
 ROOT = Path(__file__).parents[2]
-DICTIONARIES = ["i18n.js", "i18n-ru.js", "i18n-pl.js"]
-# One entry `key: 'text'`, several to a line.
-ENTRY = re.compile(r"\b(\w+): '((?:[^'\\]|\\.)*)'")
-
-
-def dictionary(name: str) -> dict[str, str]:
-    text = (ROOT / "api/static/console/js" / name).read_text(encoding="utf-8")
-    return dict(ENTRY.findall(text))
 
 
 def declared_fields() -> list[Field]:
@@ -49,23 +41,23 @@ def needed() -> dict[str, tuple[str, ...]]:
     return keys
 
 
-@pytest.mark.parametrize("name", DICTIONARIES)
+@pytest.mark.parametrize("name", dictionaries())
 def test_every_type_field_and_choice_is_named(name: str) -> None:
-    words = dictionary(name)
+    named = words(name)
 
-    missing = [word for word, keys in needed().items() if not any(k in words for k in keys)]
+    missing = [word for word, keys in needed().items() if not any(k in named for k in keys)]
 
     assert missing == []
 
 
 @pytest.mark.parametrize("name", ["i18n-ru.js", "i18n-pl.js"])
 def test_the_names_are_translated(name: str) -> None:
-    english, words = dictionary("i18n.js"), dictionary(name)
+    english, named = words("i18n.js"), words(name)
     same = [
         key
         for keys in needed().values()
         for key in keys[:1]
-        if key in words and words[key] == english.get(key)
+        if key in named and named[key] == english.get(key)
     ]
     # Polish writes a hotel and a jackpot as English does.
     assert sorted(same) == (["mf_hotel", "ty_jackpot"] if name == "i18n-pl.js" else [])

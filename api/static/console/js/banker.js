@@ -433,19 +433,20 @@ async function loadGame(id) {
     ctx.outbox.addEventListener('change', drawBanner);
   }
   ctx.stale = stale;
-  if (stale && snapshot(id)?.moves) ctx.setMoves(snapshot(id).moves, movesKey(game));
-  if (!stale) {
-    try {
-      await loadMoves(ctx);
-    } catch (err) {
-      if (!unreachable(err)) throw err; // the moves of the last snapshot, if any, stay
-      const snap = snapshot(id);
-      if (snap?.moves && !ctx.moves) ctx.setMoves(snap.moves, movesKey(game));
-    }
-    keepSnapshot(ctx, rs);
-  }
+  // The page's game from here on: a second route meanwhile (the moves are on their way) takes
+  // this one, not a game of its own with a second outbox and stream.
   current = ctx;
   showOutbox(ctx);
+  try {
+    if (!stale) await loadMoves(ctx);
+  } catch (err) {
+    if (!unreachable(err)) throw err;
+  }
+  if (!ctx.moves) { // no server: the moves this device last saw with the table, if any
+    const snap = snapshot(id);
+    if (snap?.moves) ctx.setMoves(snap.moves, movesKey(game));
+  }
+  if (!stale) keepSnapshot(ctx, rs);
   ctx.after = (txn) => recorded(ctx, txn);
   ctx.quickButton = (label, payload, opts) => quickButton(ctx, label, payload, opts);
   // Ways to raise the money a refused move lacks. The refused move's dialog stays open

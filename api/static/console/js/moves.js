@@ -67,10 +67,7 @@ function control(ctx, f, preset, {radios = []} = {}) {
   }
   const bounds = {};
   if (f.min !== undefined) bounds.min = f.min;
-  if (f.max !== undefined) bounds.max = f.max;
-  // A seq runs to the game's last transaction, which moves on without the moves being asked
-  // again (moves.js asks again when the table's players, IOUs or status change).
-  if (f.kind === 'seq') bounds.max = Math.max(f.max ?? 0, ctx.game.last_seq);
+  if (maxOf(ctx, f) !== undefined) bounds.max = maxOf(ctx, f);
   return numberInput({...attrs, ...bounds, value: preset ?? ''});
 }
 
@@ -84,6 +81,12 @@ function radioGroup(ctx, f, checked) {
   }));
   group.radios = true;
   return group;
+}
+
+/** A number's upper bound. A seq runs to the game's last transaction, which moves on without
+ * the moves being asked again (they are when the table's players, IOUs or status change). */
+function maxOf(ctx, f) {
+  return f.kind === 'seq' ? Math.max(f.max ?? 0, ctx.game.last_seq) : f.max;
 }
 
 function read(f, el, ctx) {
@@ -101,7 +104,7 @@ function read(f, el, ctx) {
   if (el.tagName === 'SELECT' || f.kind === 'text') return raw;
   const value = Number(raw);
   if (!Number.isInteger(value)) return INVALID;
-  const max = f.kind === 'seq' ? Math.max(f.max ?? 0, ctx.game.last_seq) : f.max;
+  const max = maxOf(ctx, f);
   if ((f.min !== undefined && value < f.min) || (max !== undefined && value > max)) return INVALID;
   return value;
 }
