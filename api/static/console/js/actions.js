@@ -731,7 +731,7 @@ export function iouList(ctx, ious, form) {
     const to = playerSelect(ctx, ctx.activePlayers().find((p) => p.id !== iou.holder && p.id !== iou.debtor)?.id, {exclude: [iou.holder]});
     to.setAttribute('aria-label', t('pass_to'));
     return h('li', {class: 'iou'},
-      h('p', {}, h('strong', {}, iou.id), ` ${t('iou_line', {debtor: ctx.name(iou.debtor), holder: ctx.name(iou.holder), amount: ctx.money(iou.outstanding), of: ctx.money(iou.amount)})}`),
+      h('p', {}, t('iou_line', {debtor: ctx.name(iou.debtor), holder: ctx.name(iou.holder), amount: ctx.money(iou.outstanding), of: ctx.money(iou.amount)})),
       h('div', {class: 'moves'},
         repay, form.button(t('repay'), () => {
           const a = amountOf(repay, form.errorBox);

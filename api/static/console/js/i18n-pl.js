@@ -330,6 +330,6 @@ export const pl = {
   mc_direction_up: 'W górę', mc_direction_down: 'W dół', mc_jail_cards_chance: 'Szansa',
   mc_jail_cards_community_chest: 'Kasa społeczna', mc_tax_income: 'Podatek dochodowy',
   mc_tax_luxury: 'Podatek od luksusu', record_move: 'Zapisz', move_unavailable: 'Ten ruch jest teraz niedostępny.', move_missing: 'Uzupełnij: {fields}.',
-  iou_choice: '{id}: {debtor} winien {holder} {amount}', all_moves: 'Wszystkie ruchy',
+  iou_choice: '{debtor} winien {holder} {amount}', all_moves: 'Wszystkie ruchy',
   all_moves_hint: 'Wszystko, co ta gra może teraz zapisać, według listy serwera.',
 };

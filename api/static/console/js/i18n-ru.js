@@ -330,6 +330,6 @@ export const ru = {
   mc_direction_up: 'Вверх', mc_direction_down: 'Вниз', mc_jail_cards_chance: 'Шанс',
   mc_jail_cards_community_chest: 'Общественная казна', mc_tax_income: 'Подоходный налог',
   mc_tax_luxury: 'Налог на роскошь', record_move: 'Записать', move_unavailable: 'Эта операция сейчас недоступна.', move_missing: 'Заполните: {fields}.',
-  iou_choice: '{id}: {debtor} должен {holder} {amount}', all_moves: 'Все операции',
+  iou_choice: '{debtor} должен {holder} {amount}', all_moves: 'Все операции',
   all_moves_hint: 'Всё, что эта игра может записать сейчас, по списку сервера.',
 };

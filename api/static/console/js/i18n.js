@@ -343,7 +343,7 @@ export const en = {
   mc_action_buy: 'Buy', mc_action_sell: 'Sell', mc_action_draw: 'Draw it', mc_action_use: 'Use it',
   mc_action_return: 'Return it', mc_direction_up: 'Up', mc_direction_down: 'Down', mc_jail_cards_chance: 'Chance',
   mc_jail_cards_community_chest: 'Community Chest', mc_tax_income: 'Income tax', mc_tax_luxury: 'Luxury tax',
-  record_move: 'Record', move_unavailable: 'This move is not open now.', move_missing: 'Fill in: {fields}.', iou_choice: '{id}: {debtor} owes {holder} {amount}',
+  record_move: 'Record', move_unavailable: 'This move is not open now.', move_missing: 'Fill in: {fields}.', iou_choice: '{debtor} owes {holder} {amount}',
   all_moves: 'All moves', all_moves_hint: 'Every move this game can record now, as the server lists it.',
 };
 

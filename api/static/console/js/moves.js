@@ -36,7 +36,7 @@ export function choiceLabel(ctx, f, value) {
   if (f.name === 'policy') return t(`policy_${value}`, {}, value);
   if (f.name === 'iou') {
     const iou = (ctx.game.ious || []).find((i) => i.id === value);
-    return iou ? t('iou_choice', {id: value, debtor: ctx.name(iou.debtor), holder: ctx.name(iou.holder),
+    return iou ? t('iou_choice', {debtor: ctx.name(iou.debtor), holder: ctx.name(iou.holder),
       amount: ctx.money(iou.outstanding)}) : value;
   }
   if (f.kind === 'player' || f.kind === 'account') return ctx.name(value);
