@@ -4,12 +4,15 @@ Each transaction type the game accepts now, from its rule set's variant, its opt
 status, as the type is declared (``ledger.transactions``: who may record it, whether it can be
 voided, its request fields), with the choices that only the game knows filled in: its active
 players, its accounts (the pot only where the game collects it, or while it holds money), the
-deeds of its board, its open IOUs, its rule set's policy colours, its last seq.
+deeds of its board (those a move can take, where the rules narrow them: the Bank's for a
+purchase, the mortgaged ones for a lifted mortgage), its open IOUs, its rule set's policy
+colours, the taxes it charges, its last seq.
 
 Left out: every type of a finished game (it records nothing more), the set-up types (the
 ledger records them itself), a type the game does not offer (an option that is off, the other
 variant's type), and a type with a field it must have and nothing to fill it with (an IOU
-repaid when no IOU is open). With a player's token only the types that player may record are
+repaid when no IOU is open, rent before anyone holds a deed, a purchase once the Bank holds
+none). With a player's token only the types that player may record are
 listed, and a field naming the acting player offers that player alone.
 """
 
@@ -39,7 +42,7 @@ def moves_of(
     # The pot is an account to pay into where the game collects it (the Free Parking rule, the
     # kitty), or while it holds money; else what is paid there would stay there.
     pot = pot_offered(rs, options) or state["balances"].get("pot", 0) > 0
-    table = _Table(rs, state, active, pot)
+    table = _Table(rs, options, state, active, pot)
     out = []
     for name in ORDERED:
         declared = REGISTRY[name]
@@ -81,8 +84,15 @@ def _empty(spec: dict[str, Any]) -> bool:
 class _Table:
     """The game's own words for the fields: its players, accounts, deeds, IOUs, policies."""
 
-    def __init__(self, rs: RuleSet, state: State, active: list[str], pot: bool) -> None:
-        self.rs, self.state, self.active, self.pot = rs, state, active, pot
+    def __init__(
+        self,
+        rs: RuleSet,
+        options: Mapping[str, Any],
+        state: State,
+        active: list[str],
+        pot: bool,
+    ) -> None:
+        self.rs, self.options, self.state, self.active, self.pot = rs, options, state, active, pot
 
     def filled(self, field: Field, only: str | None = None) -> dict[str, Any]:
         choices = [only] if only is not None else self.choices(field)
@@ -94,6 +104,8 @@ class _Table:
 
     def choices(self, field: Field) -> list[str] | None:
         kind = field.kind
+        if field.offer is not None:
+            return field.offer(self.rs, self.options, self.state)
         if kind == "player":
             return list(self.active)
         if kind == "account":

@@ -29,6 +29,8 @@ class Classic:
     """Classic Monopoly, and the short and timed games built on it."""
 
     values: ClassVar[Variant] = KNOWN_VARIANTS[CLASSIC]
+    # Whether a player's deed may go to auction at all (``check_auction_of_owned`` says when).
+    auctions_owned: ClassVar[bool] = False
 
     @property
     def name(self) -> str:
@@ -78,6 +80,7 @@ class MillionaireElite(Classic):
     """Millionaire Elite (seed 004): round income, the kitty, loans, per-plot rules."""
 
     values = KNOWN_VARIANTS[ELITE]
+    auctions_owned = True
 
     def pay_salary(self, d: Draft, player: str) -> None:
         """Passing START: the salary plus a share of the shares' value; the policies that

@@ -13,6 +13,7 @@ from ledger.draft import Body, Draft, names, whole
 from ledger.errors import InvalidField, RuleViolation
 from ledger.state import JAIL_DECKS
 from ledger.transactions import form as f
+from ledger.transactions import offers
 from ledger.transactions.declare import TransactionRecorded, transaction
 from ledger.transactions.deeds import take_mortgaged
 from ledger.transactions.ious import pass_ious
@@ -31,7 +32,11 @@ class PlayerWentBankrupt(TransactionRecorded):
         f.player("debtor"),
         f.account("creditor", choices=("bank",), description="'bank' or a player"),
         f.amount("owed"),
-        f.deeds("unmortgage", description="mortgaged deeds the creditor lifts"),
+        f.deeds(
+            "unmortgage",
+            description="mortgaged deeds the creditor lifts",
+            offer=offers.mortgaged_deeds,
+        ),
     ],
 )
 def declare_bankruptcy(d: Draft, body: Body) -> None:

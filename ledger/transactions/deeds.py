@@ -9,6 +9,7 @@ from ledger import rules
 from ledger.draft import Body, Draft, names, option, whole
 from ledger.errors import InvalidField, RuleViolation
 from ledger.transactions import form as f
+from ledger.transactions import offers
 from ledger.transactions.declare import TransactionRecorded, transaction
 
 ENTERED_PRICE = (
@@ -69,7 +70,11 @@ def check_first_lap(d: Draft, player: str) -> None:
     "buy",
     DeedBought,
     refusals=["unknown_property", "already_owned", "first_lap_not_done"],
-    fields=[f.player(), f.deed(), f.amount("price", description=ENTERED_PRICE)],
+    fields=[
+        f.player(),
+        f.deed(offer=offers.bank_deeds),
+        f.amount("price", description=ENTERED_PRICE),
+    ],
 )
 def buy_deed(d: Draft, body: Body) -> None:
     """Sell a deed of the Bank to a player at its printed (or entered) price."""
@@ -99,7 +104,11 @@ def buy_deed(d: Draft, body: Body) -> None:
         "insured",
         "first_lap_not_done",
     ],
-    fields=[f.deed(), f.player("winner"), f.amount("bid", required=True)],
+    fields=[
+        f.deed(offer=offers.auction_deeds),
+        f.player("winner"),
+        f.amount("bid", required=True),
+    ],
 )
 def win_auction(d: Draft, body: Body) -> None:
     """Give the deed to the highest bidder for the bid (an owned plot where the variant allows)."""
@@ -132,7 +141,7 @@ def win_auction(d: Draft, body: Body) -> None:
     ],
     fields=[
         f.player("payer"),
-        f.deed(),
+        f.deed(offer=offers.owned_deeds),
         f.whole("dice", min=2, max=12),
         f.whole("multiplier", min=1, max=10),
         f.amount(),
@@ -194,7 +203,10 @@ def pay_rent(d: Draft, body: Body) -> None:
     "mortgage",
     DeedMortgaged,
     refusals=["unknown_property", "not_owned", "mortgaged", "group_has_buildings"],
-    fields=[f.deed(), f.amount("price", description=ENTERED_PRICE)],
+    fields=[
+        f.deed(offer=offers.unmortgaged_deeds),
+        f.amount("price", description=ENTERED_PRICE),
+    ],
 )
 def mortgage_deed(d: Draft, body: Body) -> None:
     """Pay the owner the deed's mortgage value from the Bank."""
@@ -213,7 +225,7 @@ def mortgage_deed(d: Draft, body: Body) -> None:
     "unmortgage",
     MortgageLifted,
     refusals=["unknown_property", "not_owned", "not_mortgaged"],
-    fields=[f.deed()],
+    fields=[f.deed(offer=offers.mortgaged_deeds)],
 )
 def lift_mortgage(d: Draft, body: Body) -> None:
     """Lift a mortgage: the owner pays the mortgage value and the interest."""

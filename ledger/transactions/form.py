@@ -11,12 +11,16 @@ A field's ``kind`` is one of ``KINDS`` (API.md v1.2, "What a game can record now
 ``choice`` one of ``choices``, ``text``, ``seq`` a transaction of the game, ``boolean``, and
 ``list`` a list of objects with their own ``fields``. A choice whose words are the game's (its
 rule set's policy colours, its open IOUs) names their ``source`` instead of fixed ``choices``.
-A field that applies only beside another field's values says so in ``when``: the card's
-``amount`` is for every effect but repairs, which takes ``per_house`` and ``per_hotel``.
+Where the rules narrow what a field may hold in a game now (the Bank's deeds for a purchase,
+the mortgaged ones for a lifted mortgage), its ``offer`` says so (``ledger.transactions.
+offers``). A field that applies only beside another field's values says so in ``when``: the
+card's ``amount`` is for every effect but repairs, which takes ``per_house`` and
+``per_hotel``.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -47,6 +51,9 @@ class Field:
     # The field applies (and, if required, is required) only when another field has one of
     # these values: {"effect": ("repairs",)}.
     when: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    # What the field may hold in a game now, where the rules narrow it (the Bank's deeds for a
+    # purchase): ``offer(rule_set, options, state) -> [choice, ...]`` (ledger.transactions.offers).
+    offer: Callable[..., list[str]] | None = field(default=None, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:

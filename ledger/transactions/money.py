@@ -14,6 +14,7 @@ from ledger.draft import Body, Draft, one_of, option, option_value, whole
 from ledger.errors import InvalidField, RuleViolation
 from ledger.ruleset import RuleSet
 from ledger.transactions import form as f
+from ledger.transactions import offers
 from ledger.transactions.declare import CLASSIC, TransactionRecorded, transaction
 from ledger.variants import VARIANTS
 
@@ -145,8 +146,15 @@ def apply_card(d: Draft, body: Body) -> None:
     refusals=["option_disabled"],
     fields=[
         f.player(),
-        f.choice("tax", "income", "luxury"),
-        f.choice("choice", "flat", "percent", required=False, when={"tax": ("income",)}),
+        f.choice("tax", "income", "luxury", offer=offers.taxes),
+        f.choice(
+            "choice",
+            "flat",
+            "percent",
+            required=False,
+            when={"tax": ("income",)},
+            offer=offers.income_tax_ways,
+        ),
     ],
 )
 def pay_tax(d: Draft, body: Body) -> None:

@@ -9,6 +9,7 @@ from ledger.draft import Body, Draft, names, whole
 from ledger.errors import InvalidField, RuleViolation
 from ledger.state import JAIL_DECKS
 from ledger.transactions import form as f
+from ledger.transactions import offers
 from ledger.transactions.declare import TransactionRecorded, transaction
 from ledger.transactions.deeds import check_first_lap, take_mortgaged
 
@@ -40,7 +41,9 @@ class TradeMade(TransactionRecorded):
             f.choice("jail_cards", *JAIL_DECKS, required=False, many=True, max=len(JAIL_DECKS)),
             max=MAX_LEGS,
         ),
-        f.deeds("unmortgage", description="mortgaged deeds lifted at once"),
+        f.deeds(
+            "unmortgage", description="mortgaged deeds lifted at once", offer=offers.mortgaged_deeds
+        ),
     ],
 )
 def make_trade(d: Draft, body: Body) -> None:

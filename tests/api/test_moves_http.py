@@ -13,8 +13,9 @@ from schemas.transactions import TRANSACTION_SCHEMAS
 # What a classic game without house rules records: no pot to collect without the Free Parking
 # rule (docs/rules.md, "House-rule options"), no IOUs without player loans ("IOUs (player
 # loans)"), none of Millionaire Elite's types ("Millionaire Elite").
+# Nobody holds a deed yet: no rent to pay, nothing to mortgage or lift ("Rent", "Mortgages").
 CLASSIC_MOVES = [
-    "salary", "payment", "card", "tax", "buy", "auction", "rent", "mortgage", "unmortgage",
+    "salary", "payment", "card", "tax", "buy", "auction",
     "build", "sell_buildings", "jail_fine", "jail_card", "go_to_jail", "leave_jail", "trade",
     "bankruptcy", "turn", "finish", "dispute", "dispute_resolve", "void",
 ]  # fmt: skip
@@ -84,7 +85,9 @@ def test_accounts_deeds_and_bounds_are_the_games_own(table: Table) -> None:
     deeds = field(listed["buy"], "property")["choices"]
     assert len(deeds) == THE_BOARD_OF_CLASSIC
     assert deeds[0] == "mediterranean-avenue" and deeds[-1] == "boardwalk"
-    dice = field(listed["rent"], "dice")
+    assert field(listed["auction"], "property")["choices"] == deeds
+    table.record({"type": "buy", "player": "p1", "property": "boardwalk"})
+    dice = field(moves(table)["rent"], "dice")
     assert (dice["kind"], dice["min"], dice["max"]) == ("whole", 2, 12)  # two dice
     assert field(listed["bankruptcy"], "creditor")["choices"] == ["bank", "p1", "p2", "p3"]
     legs = field(listed["trade"], "legs")
@@ -156,6 +159,8 @@ def test_a_millionaire_elite_game_lists_its_own_types(table: Table) -> None:
 
 
 def test_a_players_token_lists_what_that_player_may_record(table: Table) -> None:
+    table.record({"type": "buy", "player": "p1", "property": "boardwalk"})  # rent to pay now
+
     listed = moves(table, token=table.tokens["p2"])
 
     assert sorted(listed) == ["dispute", "payment", "rent"]
@@ -213,6 +218,10 @@ def test_each_types_fields_are_its_request_schemas(kind: str, new_game: NewGame)
     loaded = {f.data_key or name for name, f in schema.fields.items()} - {"type", "memo"}
     required = {f.data_key or name for name, f in schema.fields.items() if f.required} - {"type"}
     table = new_game(player_loans=True, free_parking_pot=True)
+    # Deeds held, one of them mortgaged: rent, a mortgage and a lifted one are moves now.
+    table.record({"type": "buy", "player": "p1", "property": "boardwalk"})
+    table.record({"type": "buy", "player": "p1", "property": "park-place"})
+    table.record({"type": "mortgage", "property": "park-place"})
     if kind.startswith("iou_"):
         table.record({"type": "iou", "debtor": "p1", "creditor": "p2", "amount": 10})
     listed = moves(table)
@@ -223,3 +232,65 @@ def test_each_types_fields_are_its_request_schemas(kind: str, new_game: NewGame)
 
     assert {f["name"] for f in move["fields"]} == loaded
     assert {f["name"] for f in move["fields"] if f["required"]} == required
+
+
+def test_the_deeds_a_move_offers_are_those_it_can_take(table: Table) -> None:
+    table.record({"type": "buy", "player": "p1", "property": "boardwalk"})
+    table.record({"type": "buy", "player": "p2", "property": "park-place"})
+    table.record({"type": "mortgage", "property": "park-place"})
+
+    listed = moves(table)
+
+    # The Bank sells what it still holds ("Buying"); an auction in the classic game is of the
+    # Bank's deeds too ("Auctions").
+    bank = field(listed["buy"], "property")["choices"]
+    assert len(bank) == THE_BOARD_OF_CLASSIC - 2
+    assert {"boardwalk", "park-place"}.isdisjoint(bank)
+    assert field(listed["auction"], "property")["choices"] == bank
+    # Rent is paid on a deed a player holds; the quote says when a mortgage stops it ("Rent").
+    assert field(listed["rent"], "property")["choices"] == ["park-place", "boardwalk"]
+    # A mortgaged deed is lifted, an unmortgaged one is mortgaged ("Mortgages").
+    assert field(listed["mortgage"], "property")["choices"] == ["boardwalk"]
+    assert field(listed["unmortgage"], "property")["choices"] == ["park-place"]
+    assert field(listed["trade"], "unmortgage")["choices"] == ["park-place"]
+    assert field(listed["bankruptcy"], "unmortgage")["choices"] == ["park-place"]
+
+
+def test_the_bank_with_no_deed_left_offers_no_purchase(new_game: NewGame) -> None:
+    table = new_game()
+    deeds = field(moves(table)["buy"], "property")["choices"]
+    for i, slug in enumerate(deeds):
+        table.record({"type": "buy", "player": ["p1", "p2", "p3"][i % 3], "property": slug})
+        table.fund(["p1", "p2", "p3"][i % 3], 400)
+
+    listed = moves(table)
+
+    assert "buy" not in listed and "auction" not in listed
+    assert "unmortgage" not in listed  # nothing is mortgaged
+    assert len(field(listed["rent"], "property")["choices"]) == THE_BOARD_OF_CLASSIC
+
+
+def test_the_taxes_offered_are_those_the_game_charges(new_game: NewGame) -> None:
+    # Income tax as the player chooses, and the luxury tax, by default ("Income tax and luxury
+    # tax"); a game whose options pay the income tax one way only and set the luxury tax to 0
+    # ("House-rule options") offers that way and no luxury tax.
+    tax = moves(new_game())["tax"]
+    assert field(tax, "tax")["choices"] == ["income", "luxury"]
+    assert field(tax, "choice")["choices"] == ["flat", "percent"]
+
+    tax = moves(new_game(income_tax="flat", luxury_tax=0))["tax"]
+
+    assert field(tax, "tax")["choices"] == ["income"]
+    assert field(tax, "choice")["choices"] == ["flat"]
+
+
+def test_an_elite_auction_offers_a_players_plot_too(table: Table) -> None:
+    elite = elite_game(table)
+    plots = field(moves(elite)["buy"], "property")["choices"]
+    elite.record({"type": "buy", "player": "p1", "property": plots[0], "price": 100})
+
+    listed = moves(elite)
+
+    # The AUCTION space may pick a player's plot (docs/rules.md, "Auctions of owned plots").
+    assert plots[0] in field(listed["auction"], "property")["choices"]
+    assert plots[0] not in field(listed["buy"], "property")["choices"]

@@ -10,7 +10,7 @@ import {deedPicker, problemView, liquidationView, buildingsText, tileLine, stand
 import {groupClass} from './rules.js';
 import {quote, quoteBox, quoteLabel, netFor, signed} from './quote.js';
 import {unreachable} from './api.js';
-import {moveDialog, movesList} from './moves.js';
+import {moveDialog, movesList, choiceLabel} from './moves.js';
 
 /** Reads a whole amount from an input; marks the input and says why when it is not one. */
 function amountOf(input, errorBox, {min = 1, optional = false} = {}) {
@@ -171,20 +171,6 @@ function markFields(root, err) {
   if (first) first.focus();
 }
 
-/**
- * The fields a quote's 422 asks for (a utility's dice, an Elite plot's rent or price): each
- * of them is shown, and the quote says what to fill in instead of a refusal. True when the
- * answer asked for nothing but those fields.
- */
-function asksFor(answer, fields) {
-  const errors = answer && answer.problem && answer.problem.status === 422 && answer.problem.body.errors;
-  if (!errors) return false;
-  const names = Object.keys(errors).map((n) => n.split('.').pop());
-  if (!names.every((n) => n in fields)) return false;
-  for (const n of names) fields[n].hidden = false;
-  return true;
-}
-
 /** Whether the pot takes money: where the game collects it (the server offers it a payment). */
 function potOpen(ctx) {
   return ctx.choices('payment', 'to').includes('pot');
@@ -198,11 +184,6 @@ function playerSelect(ctx, value, {exclude = [], bank = false, pot = false, name
   return select(opts, value, {name});
 }
 
-function choose(form) {
-  replace(form.errorBox, h('p', {class: 'problem', role: 'alert'}, t('choose_deed')));
-  return undefined;
-}
-
 // -- payments -----------------------------------------------------------------------------
 
 export function payDialog(ctx, player) {
@@ -212,142 +193,41 @@ export function payDialog(ctx, player) {
 }
 
 export function rentDialog(ctx, payer) {
-  txnDialog(ctx, t('a_rent'), (body, form) => {
-    let deedId = null;
-    const payerSel = playerSelect(ctx, payer, {name: 'payer'});
-    const dice = numberInput({name: 'dice', min: 2, max: 12});
-    const diceField = field(t('dice_total'), dice, t('dice_hint'));
-    diceField.hidden = true;
-    const multiplier = select([[1, '×1'], [2, '×2'], [3, '×3']], 1, {name: 'multiplier'});
-    const amount = numberInput({name: 'amount', min: 0});
-    const amountField = field(t('rent_amount'), amount, t('rent_amount_hint'));
-    amountField.hidden = true;
-    const payload = () => {
-      if (!deedId) return null;
-      const out = {type: 'rent', payer: payerSel.value, property: deedId};
-      if (!diceField.hidden && typed(dice, 2) !== null) out.dice = typed(dice, 2);
-      if (Number(multiplier.value) > 1) out.multiplier = Number(multiplier.value);
-      if (!amountField.hidden && typed(amount, 0) !== null) out.amount = typed(amount, 0);
-      return out;
-    };
-    const button = form.button(t('record_rent'), () => {
-      if (!deedId) return choose(form);
-      const out = payload();
-      if (!diceField.hidden && out.dice === undefined && amountOf(dice, form.errorBox, {min: 2}) === undefined) return undefined;
-      if (!amountField.hidden && out.amount === undefined && amountOf(amount, form.errorBox, {min: 0}) === undefined) return undefined;
-      return out;
-    }, {testid: 'record-rent'});
-    const title = h('p', {class: 'preview-title'});
-    const view = quoteBox(ctx, payload, {
-      testid: 'rent-quote',
-      problemOptions: {onLiquidation: ctx.raiseButtons
-        ? (pid, params) => ctx.raiseButtons(pid, {dialog: form.dialog, params, payload: payload(), label: button.textContent}) : null},
-      onAnswer: (answer) => {
-        button.textContent = t('record_rent');
-        if (answer && answer.txn) {
-          const rent = -netFor(answer.txn, payerSel.value);
-          button.textContent = `${t('record_rent')} ${ctx.money(rent)}`;
-          view.el.prepend(h('p', {class: 'preview-amount', dataset: {testid: 'rent-amount'}}, `${t('rent')}: ${ctx.money(rent)}`));
-        } else if (asksFor(answer, {dice: diceField, amount: amountField})) {
-          replace(view.el, h('p', {class: 'muted small', dataset: {testid: 'rent-needs'}}, t(!amountField.hidden ? 'rent_enter_amount' : 'rent_enter_dice')));
-        }
-      },
-    });
-    const pick = (id) => {
-      deedId = id;
-      diceField.hidden = true;
-      amountField.hidden = true;
-      const prop = ctx.game.properties[id];
-      replace(title, `${ctx.deedName(id)} · ${t('owner')}: ${ctx.name(prop.owner)}`);
-      view.now();
-    };
-    const picker = () => deedPicker(ctx, {
-      label: t('deed_landed_on'),
-      eligible: (d, p) => p.owner !== 'bank' && p.owner !== payerSel.value,
-      onChange: pick,
-    });
-    const pickerSlot = h('div', {}, picker());
-    payerSel.addEventListener('change', () => {
-      deedId = null;
-      replace(title);
-      replace(pickerSlot, picker());
-      view.now();
-    });
-    dice.addEventListener('input', view.refresh);
-    amount.addEventListener('input', view.refresh);
-    multiplier.addEventListener('change', view.refresh);
-    body.append(field(t('payer'), payerSel), h('h3', {class: 'sub'}, t('deed_landed_on')), pickerSlot,
-      diceField, field(t('multiplier'), multiplier, t('multiplier_hint')), amountField, title, view.el, form.memoField(),
-      h('div', {class: 'actions'}, button));
-  }, {wide: true});
+  // The deeds held are the move's choices; the dice or the amount only when the server asks
+  // for them (a utility, a rent the box prints and the rule set does not).
+  moveDialog(ctx, txnDialog, 'rent', {payer}, {title: t('a_rent'), testid: 'rent-quote', record: t('record_rent'),
+    recordTestid: 'record-rent', pickers: {property: {label: t('deed_landed_on')}}, asked: ['dice', 'amount'],
+    hints: {dice: 'dice_hint', multiplier: 'multiplier_hint', amount: 'rent_amount_hint'}, raise: true, wide: true,
+    needs: (names) => t(names.includes('amount') ? 'rent_enter_amount' : 'rent_enter_dice'),
+    onAnswer: (answer, {record, view, m}) => {
+      if (!(answer && answer.txn)) return;
+      const rent = -netFor(answer.txn, m.body().payer);
+      record.textContent = `${t('record_rent')} ${ctx.money(rent)}`;
+      view.el.prepend(h('p', {class: 'preview-amount', dataset: {testid: 'rent-amount'}}, `${t('rent')}: ${ctx.money(rent)}`));
+    }});
 }
 
 // -- deeds --------------------------------------------------------------------------------
 
 export function buyDialog(ctx, player) {
-  txnDialog(ctx, t('a_buy'), (body, form) => {
-    let deedId = null;
-    const who = playerSelect(ctx, player, {name: 'player'});
-    const price = numberInput({name: 'price', min: 1});
-    const priceField = field(t('price'), price, t('price_hint'));
-    priceField.hidden = true;
-    const payload = () => {
-      if (!deedId) return null;
-      const out = {type: 'buy', player: who.value, property: deedId};
-      if (!priceField.hidden && typed(price) !== null) out.price = typed(price);
-      return out;
-    };
-    const button = form.button(t('buy'), () => {
-      if (!deedId) return choose(form);
-      const out = payload();
-      if (!priceField.hidden && out.price === undefined && amountOf(price, form.errorBox) === undefined) return undefined;
-      return out;
-    }, {testid: 'record-buy'});
-    const view = quoteBox(ctx, payload, {testid: 'buy-quote', onAnswer: (answer) => {
-      button.textContent = deedId ? `${t('buy')} ${ctx.deedName(deedId)}` : t('buy');
-      if (answer && answer.txn) button.textContent += ` ${ctx.money(-netFor(answer.txn, who.value))}`;
-      else if (asksFor(answer, {price: priceField})) replace(view.el, h('p', {class: 'muted small'}, t('enter_price')));
+  // The Bank's deeds are the move's choices; the price only where the server asks for it.
+  moveDialog(ctx, txnDialog, 'buy', {player}, {title: t('a_buy'), testid: 'buy-quote', record: t('buy'),
+    recordTestid: 'record-buy', pickers: {property: {}}, asked: ['price'], hints: {price: 'price_hint'}, wide: true,
+    needs: () => t('enter_price'),
+    onAnswer: (answer, {record, m}) => {
+      const body = m.body();
+      if (!body) return;
+      record.textContent = `${t('buy')} ${ctx.deedName(body.property)}`;
+      if (answer && answer.txn) record.textContent += ` ${ctx.money(-netFor(answer.txn, body.player))}`;
     }});
-    const picker = deedPicker(ctx, {
-      eligible: (d, p) => p.owner === 'bank',
-      onChange: (id) => { deedId = id; priceField.hidden = true; view.now(); },
-    });
-    who.addEventListener('change', view.refresh);
-    price.addEventListener('input', view.refresh);
-    body.append(field(t('buyer'), who), picker, priceField, view.el, form.memoField(), h('div', {class: 'actions'}, button));
-  }, {wide: true});
 }
 
 export function auctionDialog(ctx, deedPreset = null) {
-  txnDialog(ctx, t('a_auction'), (body, form) => {
-    let deedId = deedPreset;
-    const winner = playerSelect(ctx, ctx.activePlayers()[0]?.id, {name: 'winner'});
-    const bid = numberInput({name: 'bid', min: 1});
-    const printed = h('div', {});
-    const payload = () => (deedId && typed(bid) !== null ? {type: 'auction', property: deedId, winner: winner.value, bid: typed(bid)} : null);
-    const view = quoteBox(ctx, payload, {testid: 'auction-quote'});
-    const picker = deedPicker(ctx, {
-      selected: deedPreset ? [deedPreset] : [],
-      // An owned plot goes to auction too (docs/rules.md, Millionaire Elite); the quote says.
-      eligible: (d, p) => p.owner === 'bank' || d.kind === 'plot',
-      onChange: (id) => {
-        deedId = id;
-        // The figure printed on the deed, for the bidding (the ledger records the bid).
-        const p = ctx.price(ctx.board.deed(id));
-        replace(printed, p !== null ? h('p', {}, `${t('printed_price')}: ${ctx.money(p)}`) : null);
-        view.now();
-      },
-    });
-    winner.addEventListener('change', view.refresh);
-    bid.addEventListener('input', view.refresh);
-    body.append(picker, printed, field(t('winner'), winner), field(t('winning_bid'), bid, t('no_bid_hint')), view.el, form.memoField(),
-      h('div', {class: 'actions'}, form.button(t('record_auction'), () => {
-        if (!deedId) return choose(form);
-        const b = amountOf(bid, form.errorBox);
-        if (b === undefined) return undefined;
-        return {type: 'auction', property: deedId, winner: winner.value, bid: b};
-      })));
-  }, {wide: true});
+  // The deeds that may go to auction are the move's choices (a player's plot too, where the
+  // rules allow it: the quote says when not).
+  moveDialog(ctx, txnDialog, 'auction', {property: deedPreset, winner: ctx.activePlayers()[0]?.id},
+    {title: t('a_auction'), testid: 'auction-quote', record: t('record_auction'), pickers: {property: {}},
+      hints: {bid: 'no_bid_hint'}, wide: true});
 }
 
 /** A refusal in a row of moves, in place of the move's button: the reason, in words. */
@@ -511,28 +391,26 @@ function quotedChoice(ctx, form, payload, account, small, {testid, showWorth = f
 }
 
 export function taxDialog(ctx, player) {
+  // The taxes the game charges and the ways the income tax may be paid are the move's
+  // choices (its rule set's and its options'); each way is a button with the server's figure.
+  const move = ctx.move('tax');
+  const tax = move.fields.find((f) => f.name === 'tax');
+  const ways = move.fields.find((f) => f.name === 'choice');
   txnDialog(ctx, t('a_tax'), (body, form) => {
     const who = playerSelect(ctx, player, {name: 'player'});
     const slot = h('div', {});
-    const params = ctx.board.params;
-    const options = ctx.game.options || {};
     const draw = () => {
       const pid = who.value;
-      // Which ways to pay the house rules leave open (the option as the game was set up).
-      const mode = options.income_tax || 'choice';
-      const ways = mode === 'choice' ? ['flat', 'percent'] : [mode];
-      const income = params.income_tax_flat || params.income_tax_percent
-        ? h('section', {class: 'tax'}, h('h3', {}, t('income_tax')),
-          h('p', {class: 'small'}, t('tax_cash', {cash: ctx.money(ctx.game.balances[pid])})),
-          h('div', {class: 'choice-row'}, ways.map((way) => quotedChoice(ctx, form,
-            {type: 'tax', player: pid, tax: 'income', ...(mode === 'choice' ? {choice: way} : {})}, pid,
-            way === 'flat' ? t('flat') : t('percent_of_worth'), {testid: `tax-${way}`, showWorth: way === 'percent'}))))
-        : null;
-      const luxury = (options.luxury_tax ?? params.luxury_tax)
-        ? h('section', {class: 'tax'}, h('h3', {}, t('luxury_tax')), h('div', {class: 'choice-row'},
-          quotedChoice(ctx, form, {type: 'tax', player: pid, tax: 'luxury'}, pid, t('flat'), {testid: 'tax-luxury'})))
-        : null;
-      replace(slot, income, luxury);
+      replace(slot, tax.choices.map((kind) => {
+        // A tax paid in one of several ways offers each (the `choice` that applies to it).
+        const split = ways && ways.when.tax.includes(kind);
+        const choices = split ? ways.choices.map((way) => [way, {type: 'tax', player: pid, tax: kind, choice: way}])
+          : [[null, {type: 'tax', player: pid, tax: kind}]];
+        return h('section', {class: 'tax'}, h('h3', {}, choiceLabel(ctx, tax, kind)),
+          split ? h('p', {class: 'small'}, t('tax_cash', {cash: ctx.money(ctx.game.balances[pid])})) : null,
+          h('div', {class: 'choice-row'}, choices.map(([way, payload]) => quotedChoice(ctx, form, payload, pid,
+            way ? choiceLabel(ctx, ways, way) : t('flat'), {testid: `tax-${way || kind}`, showWorth: way === 'percent'}))));
+      }));
     };
     who.addEventListener('change', draw);
     draw();
@@ -551,8 +429,9 @@ export function genericDialog(ctx, type, preset = {}) {
   moveDialog(ctx, txnDialog, type, preset);
 }
 
-/** Every move the game can record now, each opening its form; a move made of a list of
- * parts (a trade's legs) opens its dialog of its own, where the parts are put together. */
+/** Every move the game can record now, each opening its form from its declaration; a move
+ * made of a list of parts (a trade's legs) opens its dialog of its own, where the parts are
+ * put together. */
 export function allMovesDialog(ctx) {
   modal(t('all_moves'), (body, dialog) => {
     const open = (type) => {
@@ -570,10 +449,10 @@ export function jailDialog(ctx, player) {
   txnDialog(ctx, `${t('a_jail')}: ${p.name}`, (body, form) => {
     body.append(h('p', {}, p.in_jail ? t('is_in_jail', {name: p.name}) : t('not_in_jail', {name: p.name})));
     const row = h('div', {class: 'moves'});
-    if (!p.in_jail) row.append(form.button(t('go_to_jail'), () => ({type: 'go_to_jail', player})));
+    if (!p.in_jail && ctx.can('go_to_jail')) row.append(form.button(t('go_to_jail'), () => ({type: 'go_to_jail', player})));
     const fine = {type: 'jail_fine', player};
-    row.append(quoteLabel(ctx, form.button(t('pay_fine'), () => fine, {cls: 'secondary'}), t('pay_fine'), fine, player));
-    if (p.in_jail) row.append(form.button(t('leave_jail_doubles'), () => ({type: 'leave_jail', player}), {cls: 'secondary'}));
+    if (ctx.can('jail_fine')) row.append(quoteLabel(ctx, form.button(t('pay_fine'), () => fine, {cls: 'secondary'}), t('pay_fine'), fine, player));
+    if (p.in_jail && ctx.can('leave_jail')) row.append(form.button(t('leave_jail_doubles'), () => ({type: 'leave_jail', player}), {cls: 'secondary'}));
     const decks = ctx.move('jail_card')?.fields.find((f) => f.name === 'deck')?.choices || [];
     for (const deck of decks) {
       const holder = (ctx.game.jail_cards || {})[deck];
@@ -810,8 +689,12 @@ export function sharesDialog(ctx, player) {
 export function sharePriceDialog(ctx) {
   txnDialog(ctx, t('a_share_price'), (body, form) => {
     body.append(h('p', {}, `${t('share_price')}: ${ctx.money(ctx.sharePrice() ?? 0)}`));
-    for (const direction of ['up', 'down']) {
-      body.append(h('h3', {class: 'sub'}, t(`price_${direction}`)), h('div', {class: 'moves'}, [1, 2, 3, 4, 5, 6].map((points) => {
+    // The directions and the points the move takes, as it declares them (a die's 1 to 6).
+    const move = ctx.move('share_price');
+    const points = move.fields.find((f) => f.name === 'points');
+    const steps = Array.from({length: points.max - points.min + 1}, (_, i) => points.min + i);
+    for (const direction of ctx.choices('share_price', 'direction')) {
+      body.append(h('h3', {class: 'sub'}, t(`price_${direction}`)), h('div', {class: 'moves'}, steps.map((points) => {
         const payload = {type: 'share_price', direction, points};
         const label = `${direction === 'up' ? '▲' : '▼'} ${points}`;
         const btn = form.button(label, () => payload, {cls: 'secondary'});
@@ -827,40 +710,18 @@ export function sharePriceDialog(ctx) {
 }
 
 export function roundTaxDialog(ctx, player) {
-  txnDialog(ctx, t('a_round_tax'), (body, form) => {
-    const p = ctx.byId.get(player);
-    const plot = numberInput({name: 'plot_tax', min: 0});
-    const payload = () => {
-      const out = {type: 'round_tax', player};
-      if (plot.value.trim()) {
-        if (typed(plot, 0) === null) return null;
-        out.plot_tax = typed(plot, 0);
-      }
-      return out;
-    };
-    const plotField = field(t('plot_tax'), plot, t('plot_tax_hint'));
-    const view = quoteBox(ctx, payload, {testid: 'round-tax-quote', onAnswer: (answer) => {
-      if (asksFor(answer, {plot_tax: plotField})) replace(view.el, h('p', {class: 'muted small'}, t('enter_plot_tax')));
-    }});
-    plot.addEventListener('input', view.refresh);
-    // append() from dom.js, not Element.append: that one would write a null out as "null".
-    append(body, [h('p', {}, t('round_tax_intro', {shares: ctx.shares(player)})),
-      p.tax_exempt ? h('p', {class: 'ok'}, t('tax_exempt_now')) : null,
-      plotField, view.el, form.memoField(),
-      h('div', {class: 'actions'}, form.button(t('record_round_tax'), () => {
-        const out = {type: 'round_tax', player};
-        const v = amountOf(plot, form.errorBox, {min: 0, optional: true});
-        if (v === undefined) return undefined;
-        if (v !== null) out.plot_tax = v;
-        return out;
-      }))]);
-    view.now();
-  });
+  const p = ctx.byId.get(player);
+  moveDialog(ctx, txnDialog, 'round_tax', {}, {title: t('a_round_tax'), testid: 'round-tax-quote',
+    record: t('record_round_tax'), fixed: {player}, hints: {plot_tax: 'plot_tax_hint'},
+    needs: () => t('enter_plot_tax'),
+    intro: () => [h('p', {}, t('round_tax_intro', {shares: ctx.shares(player)})),
+      p.tax_exempt ? h('p', {class: 'ok'}, t('tax_exempt_now')) : null]});
 }
 
 export function insuranceDialog(ctx, player) {
+  // The policies are the move's choices (the rule set's colours).
+  const policies = ctx.choices('insurance', 'policy');
   txnDialog(ctx, t('a_insurance'), (body, form) => {
-    const policies = Object.keys(ctx.board.params.policies || {});
     const held = ctx.policies(player);
     body.append(h('p', {}, `${t('policies_held')}: ${held.length ? held.map((x) => t(`policy_${x}`)).join(', ') : '—'}`));
     const move = (label, payload) => quoteLabel(ctx, form.button(label, () => payload, {cls: 'secondary'}), label, payload, player);
@@ -886,35 +747,20 @@ export function jackpotDialog(ctx, player) {
 // -- the game ------------------------------------------------------------------------------
 
 export function finishDialog(ctx) {
-  txnDialog(ctx, t('a_finish'), (body, form) => {
-    const finish = form.button(t('finish_now'), () => ({type: 'finish'}), {cls: 'danger', testid: 'finish-now'});
-    // The standings the game would end with now, as the server ranks them; or its refusal
-    // (open disputes: the way to settle them first), and then nothing to finish with.
-    const view = quoteBox(ctx, () => ({type: 'finish'}), {testid: 'finish-quote',
-      render: (txn) => (Array.isArray(txn.basis && txn.basis.standings) ? standingsView(ctx, txn.basis.standings) : null),
-      onAnswer: (answer) => { finish.disabled = Boolean(answer && answer.problem && !unreachable(answer.problem)); }});
-    body.append(h('p', {}, t('finish_intro')), view.el, h('div', {class: 'actions'}, finish));
-    view.now();
-  });
+  // The standings the game would end with now, as the server ranks them; or its refusal
+  // (open disputes: the way to settle them first), and then nothing to finish with.
+  moveDialog(ctx, txnDialog, 'finish', {}, {title: t('a_finish'), testid: 'finish-quote', record: t('finish_now'),
+    recordTestid: 'finish-now', recordClass: 'danger', refusedBlocks: true,
+    intro: () => [h('p', {}, t('finish_intro'))],
+    render: (txn) => (Array.isArray(txn.basis && txn.basis.standings) ? standingsView(ctx, txn.basis.standings) : null)});
 }
 
 export function voidDialog(ctx, txn, summary) {
-  txnDialog(ctx, t('a_void', {seq: txn.seq}), (body, form) => {
-    const reason = h('input', {type: 'text', name: 'reason', maxlength: 200, required: true, autocomplete: 'off'});
-    // What voiding it would move back (or why it cannot be voided), before the reason is typed.
-    const view = quoteBox(ctx, () => ({type: 'void', seq: txn.seq, reason: reason.value.trim() || '?'}), {testid: 'void-quote', basis: false});
-    body.append(h('p', {}, summary), view.el, h('p', {class: 'muted small'}, t('void_hint')), field(t('reason'), reason),
-      h('div', {class: 'actions'}, form.button(t('void'), () => {
-        if (!reason.value.trim()) {
-          reason.setAttribute('aria-invalid', 'true');
-          replace(form.errorBox, h('p', {class: 'problem', role: 'alert'}, t('reason_required')));
-          reason.focus();
-          return undefined;
-        }
-        return {type: 'void', seq: txn.seq, reason: reason.value.trim()};
-      }, {cls: 'danger'})));
-    view.now();
-  });
+  // What voiding it would move back (or why it cannot be voided), before the reason is typed.
+  moveDialog(ctx, txnDialog, 'void', {}, {title: t('a_void', {seq: txn.seq}), testid: 'void-quote', basis: false,
+    record: t('void'), recordClass: 'danger', fixed: {seq: txn.seq}, draft: {reason: '?'},
+    missingTexts: {reason: 'reason_required'},
+    intro: () => [h('p', {}, summary), h('p', {class: 'muted small'}, t('void_hint'))]});
 }
 
 /** Every move for one player, grouped; each opens its dialog or records at once. */
@@ -923,8 +769,8 @@ export function actionSheet(ctx, player) {
   modal(p.name, (body, dialog) => {
     const open = (fn) => () => { dialog.close(); fn(ctx, player); };
     const now = (label, payload) => ctx.quickButton(label, payload, {after: () => dialog.close()});
-    // Each tile is there when the game records its move now (the server's list).
-    const tile = (type, label, run) => (ctx.can(type) ? [[label, run]] : []);
+    // Each tile is there when the game records one of its moves now (the server's list).
+    const tile = (types, label, run) => ([].concat(types).some((type) => ctx.can(type)) ? [[label, run]] : []);
     const tiles = [
       ...tile('payment', t('a_payment'), open(payDialog)),
       ...tile('rent', t('a_rent'), open(rentDialog)),
@@ -932,9 +778,9 @@ export function actionSheet(ctx, player) {
       ...tile('auction', t('a_auction'), () => { dialog.close(); auctionDialog(ctx); }),
       ...tile('tax', t('a_tax'), open(taxDialog)),
       ...tile('card', t('a_card'), open(cardDialog)),
-      ...tile('jail_fine', t('a_jail'), open(jailDialog)),
-      ...tile('build', t('a_build'), open(buildDialog)),
-      ...tile('mortgage', t('a_mortgage'), open(mortgageDialog)),
+      ...tile(['jail_fine', 'go_to_jail'], t('a_jail'), open(jailDialog)),
+      ...tile(['build', 'sell_buildings'], t('a_build'), open(buildDialog)),
+      ...tile(['mortgage', 'unmortgage'], t('a_mortgage'), open(mortgageDialog)),
       ...tile('trade', t('a_trade'), open(tradeDialog)),
       ...tile('iou', t('a_iou'), open(iouDialog)),
       ...tile('shares', t('a_shares'), open(sharesDialog)),
@@ -962,3 +808,4 @@ export function liquidationDialog(ctx, player) {
       .catch((err) => replace(slot, problemView(ctx, err)));
   });
 }
+

@@ -325,11 +325,11 @@ export const pl = {
   mf_per_hotel: 'Za hotel', mf_per_house: 'Za dom', mf_player: 'Gracz', mf_plot_tax: 'Podatek od działek',
   mf_points: 'Punkty', mf_policy: 'Polisa', mf_price: 'Cena', mf_properties: 'Akty własności',
   mf_property: 'Nieruchomość', mf_reason: 'Powód', mf_seq: 'Operacja nr', mf_stake: 'Stawka', mf_tax: 'Podatek',
-  mf_to: 'Komu', mf_unmortgage: 'Zdejmij hipotekę z', mf_winner: 'Zwycięzca', mc_action_buy: 'Kup',
+  mf_to: 'Komu', mf_unmortgage: 'Zdejmij hipotekę z', mf_winner: 'Zwycięzca', mf_rent_amount: 'Czynsz', mf_buy_player: 'Kupujący', mc_action_buy: 'Kup',
   mc_action_sell: 'Sprzedaj', mc_action_draw: 'Dobierz', mc_action_use: 'Użyj', mc_action_return: 'Zwróć',
   mc_direction_up: 'W górę', mc_direction_down: 'W dół', mc_jail_cards_chance: 'Szansa',
   mc_jail_cards_community_chest: 'Kasa społeczna', mc_tax_income: 'Podatek dochodowy',
-  mc_tax_luxury: 'Podatek od luksusu', record_move: 'Zapisz', move_unavailable: 'Ten ruch jest teraz niedostępny.', move_missing: 'Uzupełnij: {fields}.',
+  mc_tax_luxury: 'Podatek od luksusu', mc_choice_flat: 'stały', mc_choice_percent: '% całego majątku', record_move: 'Zapisz', move_unavailable: 'Ten ruch jest teraz niedostępny.', move_missing: 'Uzupełnij: {fields}.',
   iou_choice: '{debtor} winien {holder} {amount}', all_moves: 'Wszystkie ruchy',
   all_moves_hint: 'Wszystko, co ta gra może teraz zapisać, według listy serwera.',
 };

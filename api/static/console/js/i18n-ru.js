@@ -325,11 +325,11 @@ export const ru = {
   mf_per_hotel: 'За отель', mf_per_house: 'За дом', mf_player: 'Игрок', mf_plot_tax: 'Налог на участки',
   mf_points: 'Очки', mf_policy: 'Полис', mf_price: 'Цена', mf_properties: 'Карточки собственности',
   mf_property: 'Собственность', mf_reason: 'Причина', mf_seq: 'Операция №', mf_stake: 'Ставка', mf_tax: 'Налог',
-  mf_to: 'Кому', mf_unmortgage: 'Снять залог с', mf_winner: 'Победитель', mc_action_buy: 'Купить',
+  mf_to: 'Кому', mf_unmortgage: 'Снять залог с', mf_winner: 'Победитель', mf_rent_amount: 'Аренда', mf_buy_player: 'Покупатель', mc_action_buy: 'Купить',
   mc_action_sell: 'Продать', mc_action_draw: 'Взять', mc_action_use: 'Использовать', mc_action_return: 'Вернуть',
   mc_direction_up: 'Вверх', mc_direction_down: 'Вниз', mc_jail_cards_chance: 'Шанс',
   mc_jail_cards_community_chest: 'Общественная казна', mc_tax_income: 'Подоходный налог',
-  mc_tax_luxury: 'Налог на роскошь', record_move: 'Записать', move_unavailable: 'Эта операция сейчас недоступна.', move_missing: 'Заполните: {fields}.',
+  mc_tax_luxury: 'Налог на роскошь', mc_choice_flat: 'фиксированный', mc_choice_percent: '% от всего состояния', record_move: 'Записать', move_unavailable: 'Эта операция сейчас недоступна.', move_missing: 'Заполните: {fields}.',
   iou_choice: '{debtor} должен {holder} {amount}', all_moves: 'Все операции',
   all_moves_hint: 'Всё, что эта игра может записать сейчас, по списку сервера.',
 };

@@ -339,10 +339,10 @@ export const en = {
   mf_owed: 'Amount owed', mf_payer: 'Who pays', mf_payout: 'Payout', mf_per_hotel: 'Per hotel',
   mf_per_house: 'Per house', mf_player: 'Player', mf_plot_tax: 'Plot tax', mf_points: 'Points', mf_policy: 'Policy',
   mf_price: 'Price', mf_properties: 'Deeds', mf_property: 'Deed', mf_reason: 'Reason', mf_seq: 'Transaction #',
-  mf_stake: 'Stake', mf_tax: 'Tax', mf_to: 'To', mf_unmortgage: 'Lift the mortgage of', mf_winner: 'Winner',
+  mf_stake: 'Stake', mf_tax: 'Tax', mf_to: 'To', mf_unmortgage: 'Lift the mortgage of', mf_winner: 'Winner', mf_rent_amount: 'Rent', mf_buy_player: 'Buyer',
   mc_action_buy: 'Buy', mc_action_sell: 'Sell', mc_action_draw: 'Draw it', mc_action_use: 'Use it',
   mc_action_return: 'Return it', mc_direction_up: 'Up', mc_direction_down: 'Down', mc_jail_cards_chance: 'Chance',
-  mc_jail_cards_community_chest: 'Community Chest', mc_tax_income: 'Income tax', mc_tax_luxury: 'Luxury tax',
+  mc_jail_cards_community_chest: 'Community Chest', mc_tax_income: 'Income tax', mc_tax_luxury: 'Luxury tax', mc_choice_flat: 'flat', mc_choice_percent: '% of total worth',
   record_move: 'Record', move_unavailable: 'This move is not open now.', move_missing: 'Fill in: {fields}.', iou_choice: '{debtor} owes {holder} {amount}',
   all_moves: 'All moves', all_moves_hint: 'Every move this game can record now, as the server lists it.',
 };

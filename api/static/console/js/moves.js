@@ -11,12 +11,16 @@
 import {h, append, replace, field, select, numberInput, nextId, toast} from './dom.js';
 import {t, typeLabel} from './i18n.js';
 import {quoteBox} from './quote.js';
+import {unreachable} from './api.js';
+import {deedPicker} from './views.js';
 
 /** What the game's moves depend on besides their seq bounds: asked again when it changes. */
 export function movesKey(game) {
   const active = (game.players || []).filter((p) => !p.bankrupt).map((p) => p.id);
   const open = (game.ious || []).filter((i) => i.outstanding > 0).map((i) => i.id);
-  return JSON.stringify([game.status, active, open]);
+  // Who holds each deed and whether it is mortgaged: which deeds a move offers.
+  const deeds = Object.entries(game.properties || {}).map(([id, p]) => [id, p.owner, Boolean(p.mortgaged)]);
+  return JSON.stringify([game.status, active, open, deeds]);
 }
 
 /** The game's moves, asked again only when what they depend on changed (or `force`). */
@@ -47,9 +51,10 @@ export function choiceLabel(ctx, f, value) {
 // What `read` gives for a value that is there but not one the field takes.
 const INVALID = Symbol('invalid');
 
-function control(ctx, f, preset, {radios = []} = {}) {
+function control(ctx, f, preset, {radios = [], pickers = {}} = {}) {
   const attrs = {name: f.name, dataset: {field: f.name}};
   if (radios.includes(f.name) && Array.isArray(f.choices)) return radioGroup(ctx, f, preset ?? f.choices[0]);
+  if (pickers[f.name] && Array.isArray(f.choices)) return tilePicker(ctx, f, preset, pickers[f.name]);
   if (f.kind === 'boolean') return h('input', {...attrs, type: 'checkbox', checked: preset === true});
   if (f.kind === 'text') return h('input', {...attrs, type: 'text', maxlength: f.max || 500, autocomplete: 'off', value: preset ?? ''});
   if (Array.isArray(f.choices)) {
@@ -83,6 +88,18 @@ function radioGroup(ctx, f, checked) {
   return group;
 }
 
+/** A deed field as the board's tiles (the deeds the move offers), for a deed picked at a
+ * glance (the one landed on); its choice is read as a select's. */
+function tilePicker(ctx, f, preset, {label} = {}) {
+  const many = f.kind === 'deeds';
+  const offered = new Set(f.choices);
+  const picker = deedPicker(ctx, {label, multiple: many, selected: preset ? [].concat(preset) : [],
+    eligible: (d) => offered.has(d.id), onChange: () => picker.dispatchEvent(new Event('change'))});
+  picker.dataset.field = f.name;
+  picker.tiles = true;
+  return picker;
+}
+
 /** A number's upper bound. A seq runs to the game's last transaction, which moves on without
  * the moves being asked again (they are when the table's players, IOUs or status change). */
 function maxOf(ctx, f) {
@@ -90,6 +107,10 @@ function maxOf(ctx, f) {
 }
 
 function read(f, el, ctx) {
+  if (el.tiles) {
+    const picked = el.selected();
+    return picked && picked.length ? picked : null;
+  }
   if (el.radios) {
     const on = el.querySelector('input:checked');
     return on ? on.value : null;
@@ -114,28 +135,40 @@ function read(f, el, ctx) {
  * trade, build), those that apply only beside another field's values shown only then.
  * `body()` is the request, or undefined while a field it needs is empty or not what it takes;
  * `missing()` names those fields.
+ *
+ * A dialog of its own may show fields as radios or as the board's tiles (`pickers`: {field:
+ * {label}}), give hints (dictionary keys), keep fields out of sight with their values
+ * (`fixed`: the transaction a void is of), and hold fields back until the server asks for
+ * them (`asked`: a utility's dice; `ask(names)` shows them, `unask()` hides them again).
  */
-export function moveForm(ctx, move, preset = {}, {radios = []} = {}) {
+export function moveForm(ctx, move, preset = {}, {radios = [], pickers = {}, hints = {}, fixed = {}, asked = []} = {}) {
   const inputs = new Map();
+  const shown = new Set();
   for (const f of move.fields) {
-    if (f.kind === 'list') continue;
-    const el = control(ctx, f, preset[f.name], {radios});
-    const row = el.radios
-      ? h('fieldset', {class: 'radios'}, h('legend', {}, fieldLabel(move.type, f.name)), el)
-      : field(fieldLabel(move.type, f.name), el);
+    if (f.kind === 'list' || f.name in fixed) continue;
+    const el = control(ctx, f, preset[f.name], {radios, pickers});
+    const label = fieldLabel(move.type, f.name);
+    const hint = hints[f.name] ? t(hints[f.name]) : undefined;
+    let row;
+    if (el.radios) row = h('fieldset', {class: 'radios'}, h('legend', {}, label), el);
+    else if (el.tiles) row = h('div', {class: 'field tiles'}, h('h3', {class: 'sub'}, pickers[f.name].label || label), el);
+    else row = field(label, el, hint);
     row.dataset.move = f.name;
     inputs.set(f.name, {f, el, row});
   }
+  const held = (f) => asked.includes(f.name) && !shown.has(f.name);
   const valueOf = (name) => {
     const input = inputs.get(name);
     return input ? read(input.f, input.el, ctx) : undefined;
   };
-  const applies = (f) => !f.when || Object.entries(f.when).every(([other, values]) => values.includes(valueOf(other)));
-  const missing = () => {
+  const applies = (f) => !held(f) && (!f.when || Object.entries(f.when).every(([other, values]) => values.includes(valueOf(other))));
+  // `standIn`: values for fields left empty, a quote's (what a void would move back before
+  // its reason is typed).
+  const missing = (standIn = {}) => {
     const out = [];
     for (const {f, el} of inputs.values()) {
       if (!applies(f)) continue;
-      const v = read(f, el, ctx);
+      const v = read(f, el, ctx) ?? standIn[f.name] ?? null;
       if (v === INVALID || (v === null && f.required)) out.push(f.name);
     }
     return out;
@@ -145,13 +178,27 @@ export function moveForm(ctx, move, preset = {}, {radios = []} = {}) {
     inputs,
     /** Shows the fields that apply now, hides the others. */
     sync() { for (const {f, row} of inputs.values()) row.hidden = !applies(f); },
+    /** Whether the server asked for fields left empty, and nothing else; shows those held
+     * back. */
+    ask(names) {
+      const empty = (n) => inputs.has(n) && (held(inputs.get(n).f) || read(inputs.get(n).f, inputs.get(n).el, ctx) === null);
+      if (!names.length || !names.every(empty)) return false;
+      for (const n of names) shown.add(n);
+      this.sync();
+      return true;
+    },
+    /** Holds the asked fields back again (what they were for changed). */
+    unask() {
+      shown.clear();
+      this.sync();
+    },
     missing,
-    body() {
-      if (missing().length) return undefined;
-      const out = {type: move.type};
+    body(standIn = {}) {
+      if (missing(standIn).length) return undefined;
+      const out = {type: move.type, ...fixed};
       for (const {f, el} of inputs.values()) {
         if (!applies(f)) continue;
-        const v = read(f, el, ctx);
+        const v = read(f, el, ctx) ?? standIn[f.name] ?? null;
         if (v !== null) out[f.name] = v;
       }
       return out;
@@ -159,15 +206,30 @@ export function moveForm(ctx, move, preset = {}, {radios = []} = {}) {
   };
 }
 
+/** The fields a quote's 422 names (a utility's dice, an Elite plot's price), or none. */
+function askedIn(answer) {
+  const errors = answer && answer.problem && answer.problem.status === 422 && answer.problem.body.errors;
+  return errors ? Object.keys(errors).map((n) => n.split('.').pop()) : [];
+}
+
 /**
  * The dialog of any move, from its declaration: its fields, what it would record now (the
  * server's dry run) and the button that records it. `preset` fills fields in (the player the
- * banker tapped). `txnDialog` is actions.js's, passed in to keep the modules apart. A dialog
- * of its own may give its title, the quote's and the button's test ids and label, fields as
- * radios, and what it shows before the fields (`intro()`) and after the button (`after(form)`).
+ * banker tapped). `txnDialog` is actions.js's, passed in to keep the modules apart.
+ *
+ * A dialog of its own may give its title, the quote's and the button's test ids, label and
+ * class, moveForm's options (radios, pickers, hints, fixed, asked), what it shows before the
+ * fields (`intro()`) and after the button (`after(form)`), values the quote asks with while
+ * the banker has not typed them (`draft`: a void's reason), what an empty field's message says
+(`missingTexts`: {field: key}), how an accepted quote is drawn
+ * (`render`), what it does with each answer (`onAnswer(answer, {record, view, m})`), whether a
+ * refused quote disables the button (`refusedBlocks`), the ways to raise money a shortfall
+ * offers (`raise`), and what happens once it is recorded (`then`).
  */
 export function moveDialog(ctx, txnDialog, type, preset = {}, {title, testid = 'move-quote', record: recordLabel,
-  recordTestid = 'move-record', radios = [], basis = true, intro = () => [], after = () => []} = {}) {
+  recordTestid = 'move-record', recordClass = 'primary', basis = true, intro = () => [], after = () => [],
+  draft = {}, render = null, onAnswer = null, needs = null, missingTexts = {}, refusedBlocks = false, raise = false, then, wide,
+  ...formOptions} = {}) {
   const move = ctx.move(type);
   if (!move) {
     // Not among the moves the server listed last (or none were ever fetched on this device).
@@ -175,27 +237,49 @@ export function moveDialog(ctx, txnDialog, type, preset = {}, {title, testid = '
     return;
   }
   txnDialog(ctx, title || typeLabel(type), (body, form) => {
-    const m = moveForm(ctx, move, preset, {radios});
-    const view = quoteBox(ctx, () => m.body() || null, {testid, basis});
-    for (const {el} of m.inputs.values()) {
-      const changed = () => { m.sync(); view.refresh(); };
+    const m = moveForm(ctx, move, preset, formOptions);
+    const label = recordLabel || t('record_move');
+    let record;
+    // The quote asks with the draft's values standing in for fields not typed yet.
+    const view = quoteBox(ctx, () => m.body(draft) || null, {testid, basis, render,
+      problemOptions: raise && ctx.raiseButtons ? {onLiquidation: (pid, params) =>
+        ctx.raiseButtons(pid, {dialog: form.dialog, params, payload: m.body(), label: record.textContent})} : {},
+      onAnswer: (answer) => {
+        record.textContent = label;
+        if (refusedBlocks) record.disabled = Boolean(answer && answer.problem && !unreachable(answer.problem));
+        const names = askedIn(answer);
+        if (names.length && m.ask(names)) {
+          replace(view.el, h('p', {class: 'muted small', dataset: {testid: `${testid}-needs`}},
+            needs ? needs(names) : t('move_needs', {fields: names.map((n) => fieldLabel(type, n)).join(', ')})));
+        }
+        if (onAnswer) onAnswer(answer, {record, view, m});
+      }});
+    for (const {f, el} of m.inputs.values()) {
+      const changed = () => {
+        // Another deed or payer: what the server asked for may no longer be asked.
+        if (!(formOptions.asked || []).includes(f.name)) m.unask();
+        m.sync();
+        view.refresh();
+      };
       el.addEventListener('input', changed);
       el.addEventListener('change', changed);
     }
     m.sync();
-    const record = form.button(recordLabel || t('record_move'), () => {
+    record = form.button(label, () => {
       const payload = m.body();
       if (payload) return payload;
       for (const name of m.missing()) m.inputs.get(name).el.setAttribute('aria-invalid', 'true');
       const first = m.missing()[0];
       if (first) m.inputs.get(first).el.focus();
-      replace(form.errorBox, h('p', {class: 'problem', role: 'alert'},
-        t('move_missing', {fields: m.missing().map((n) => fieldLabel(type, n)).join(', ')})));
+      // A field of its own may say why it is needed ("Say why." for a void's reason).
+      const [only, ...more] = m.missing();
+      replace(form.errorBox, h('p', {class: 'problem', role: 'alert'}, only && !more.length && missingTexts[only]
+        ? t(missingTexts[only]) : t('move_missing', {fields: m.missing().map((n) => fieldLabel(type, n)).join(', ')})));
       return undefined;
-    }, {testid: recordTestid});
+    }, {testid: recordTestid, cls: recordClass, then});
     append(body, [...intro(), ...m.rows, view.el, form.memoField(), h('div', {class: 'actions'}, record), ...after(form)]);
     view.now();
-  }, {wide: move.fields.length > 4});
+  }, {wide: wide ?? move.fields.length > 4});
 }
 
 /** Every move the game offers now, each opening its dialog: the banker's full list. */
