@@ -32,6 +32,7 @@ from eventsourcing.domain import Aggregate
 
 from ledger.draft import Body, Draft
 from ledger.errors import InvalidField
+from ledger.parameters import EVERY_VARIANT
 from ledger.refusals import REFUSALS
 from ledger.state import apply_transaction
 from ledger.transactions.form import Field
@@ -47,9 +48,6 @@ Offered = Callable[["RuleSet", Mapping[str, Any]], bool]
 
 FORBIDDEN = "a player may record only a payment or rent out of his own account ({by})"
 
-CLASSIC = "classic"
-ELITE = "millionaire-elite"
-EVERY_VARIANT = frozenset({CLASSIC, ELITE})
 
 # What any transaction may meet, through the draft's own checks: a finished game, an unknown
 # or bankrupt player, someone who cannot pay.

@@ -10,8 +10,9 @@ from __future__ import annotations
 from ledger import rules
 from ledger.draft import Body, Draft, one_of, whole
 from ledger.errors import InsufficientFunds, InvalidField, RuleViolation
+from ledger.parameters import ELITE
 from ledger.transactions import form as f
-from ledger.transactions.declare import ELITE, TransactionRecorded, transaction
+from ledger.transactions.declare import TransactionRecorded, transaction
 
 
 class PotSeeded(TransactionRecorded):

@@ -7,9 +7,10 @@ from __future__ import annotations
 
 from ledger.draft import Body, Draft, one_of
 from ledger.errors import RuleViolation
+from ledger.parameters import CLASSIC
 from ledger.state import JAIL_DECKS
 from ledger.transactions import form as f
-from ledger.transactions.declare import CLASSIC, TransactionRecorded, transaction
+from ledger.transactions.declare import TransactionRecorded, transaction
 
 
 class JailFinePaid(TransactionRecorded):

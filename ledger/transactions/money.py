@@ -12,10 +12,11 @@ from typing import Any
 from ledger import rules
 from ledger.draft import Body, Draft, one_of, option, option_value, whole
 from ledger.errors import InvalidField, RuleViolation
+from ledger.parameters import CLASSIC
 from ledger.ruleset import RuleSet
 from ledger.transactions import form as f
 from ledger.transactions import offers
-from ledger.transactions.declare import CLASSIC, TransactionRecorded, transaction
+from ledger.transactions.declare import TransactionRecorded, transaction
 from ledger.variants import VARIANTS
 
 CARD_EFFECTS = ("collect", "pay", "collect_from_each", "pay_each", "repairs")

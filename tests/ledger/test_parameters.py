@@ -35,7 +35,6 @@ from ledger.parameters import (
     expected,
 )
 from ledger.ruleset import BUILT_IN, RuleSetInvalid, parse_ruleset, resolve_extends
-from ledger.transactions import declare
 from ledger.variants import VARIANTS
 
 LEDGER = Path(__file__).parents[2] / "ledger"
@@ -223,7 +222,7 @@ def test_the_parameters_only_millionaire_elite_reads_are_its_figures():
 
 
 def test_each_variant_is_its_values_and_one_class_of_checks():
-    assert set(KNOWN_VARIANTS) == {CLASSIC, ELITE} == declare.EVERY_VARIANT == set(VARIANTS)
+    assert set(KNOWN_VARIANTS) == {CLASSIC, ELITE} == EVERY_VARIANT == set(VARIANTS)
     assert PARAMETERS["variant"].choices == (CLASSIC, ELITE)
     for name, variant in VARIANTS.items():
         values = KNOWN_VARIANTS[name]
