@@ -16,7 +16,7 @@ from __future__ import annotations
 import contextlib
 
 import pytest
-from console_steps import card, more, new_game, new_page, open_table, record
+from console_steps import card, logged, more, new_game, new_page, open_table, record
 from server import Server
 
 pytestmark = pytest.mark.e2e
@@ -186,3 +186,38 @@ def test_iou_issued_moves_no_cash_and_a_partial_repayment_leaves_60_outstanding(
     # The IOU still counts in both net worths: Ann 1560 - 60, Bob 1440 + 60.
     assert player(state, "p1")["net_worth"] == 1500
     assert player(state, "p2")["net_worth"] == 1500
+
+
+def test_enter_in_the_bid_records_the_auction_once(
+    browser: Browser, server: Server, request: pytest.FixtureRequest
+) -> None:
+    page = new_page(browser, request)
+    game = new_game(server, "classic", ["Ann", "Bob"])
+    open_table(page, server, game)
+
+    dialog = more(page, "p1", "Auction")
+    dialog.locator(".tile[data-deed=boardwalk]").click()
+    dialog.locator("select[name=winner]").select_option("p2")
+    dialog.locator("input[name=bid]").fill("250")
+    dialog.locator("input[name=bid]").press("Enter")
+    # The bid typed and Enter, as a banker does (issue 22): recorded, once. Bob 1500 - 250.
+    expect(page.get_by_test_id("cash-p2")).to_have_text("$1,250")
+    expect(page.locator("dialog[open]")).to_have_count(0)
+    assert len(logged(server, game, "auction")) == 1
+
+
+def test_enter_declares_no_bankruptcy(
+    browser: Browser, server: Server, request: pytest.FixtureRequest
+) -> None:
+    page = new_page(browser, request)
+    game = new_game(server, "classic", ["Ann", "Bob"])
+    open_table(page, server, game)
+
+    dialog = more(page, "p2", "Bankruptcy")
+    dialog.locator("input[name=owed]").fill("5000")
+    dialog.locator("input[name=owed]").press("Enter")
+
+    # A bankruptcy is not taken back lightly: it waits for its button, the dialog stays open.
+    expect(dialog.get_by_test_id("bankruptcy-quote-moves")).to_be_visible()
+    expect(dialog).to_be_visible()
+    assert logged(server, game, "bankruptcy") == []

@@ -132,6 +132,8 @@ def test_turn_tracking_is_a_mode_the_banker_switches_on_and_every_device_shows(
     expect(turns.get_by_test_id("turn-mode")).to_have_text("on")
     expect(turns.get_by_test_id("turn-now")).to_have_text("Now: Ann’s turn")
     assert game_view(server, game)["turn"] == "p1"
+    # Nothing but words between the turn and its button: no "null" written out (issue 22).
+    assert "null" not in turns.inner_text()
 
     # Another banker device reads the same mode from the game.
     other = new_page(browser, request)

@@ -105,6 +105,17 @@ export function txnDialog(ctx, title, render, {wide = false, pending = null} = {
         return btn;
       },
     };
+    // Enter in a field confirms the dialog's one move (an auction's bid typed, then Enter);
+    // a dialog of several moves (a row of quoted choices) waits for the banker's tap, and so
+    // does a move that cannot be taken back lightly (a bankruptcy, a void, the finish).
+    body.addEventListener('keydown', (ev) => {
+      const el = ev.target;
+      if (ev.key !== 'Enter' || el.tagName !== 'INPUT' || el.type === 'checkbox' || el.type === 'radio') return;
+      const buttons = [...body.querySelectorAll('.actions > button')].filter((b) => !b.closest('.pending-slot'));
+      if (buttons.length !== 1 || !buttons[0].classList.contains('primary')) return;
+      ev.preventDefault();
+      if (!buttons[0].disabled) buttons[0].click();
+    });
     draw();
   }, {wide});
 }

@@ -7,7 +7,7 @@
 // The server has no transaction that switches it off again; an Undo (a void of the first turn)
 // right after switching it on is the way back.
 
-import {h, modal} from './dom.js';
+import {h, append, modal} from './dom.js';
 import {t} from './i18n.js';
 
 // After a turn is recorded the table is redrawn, and the button under the finger then names the
@@ -86,9 +86,10 @@ export async function turnsCard(ctx) {
   }
   const now = game.turn ? ctx.byId.get(game.turn) : null;
   const next = now ? nextAfter(ctx, now.id) : null;
-  card.append(h('p', {class: 'small muted'}, t('tt_on_text')),
+  // append() from dom.js, not Element.append: that one would write a null out as "null".
+  append(card, [h('p', {class: 'small muted'}, t('tt_on_text')),
     h('p', {class: 'turn-now', dataset: {testid: 'turn-now'}}, now ? t('tt_now', {name: now.name}) : t('tt_nobody')),
-    now ? null : h('p', {class: 'small'}, t('tt_nobody_why')));
+    now ? null : h('p', {class: 'small'}, t('tt_nobody_why'))]);
   const others = ctx.activePlayers().filter((p) => p.id !== (now && now.id) && p.id !== (next && next.id));
   const row = h('div', {class: 'moves'});
   if (next && next.id !== now.id) row.append(turnButton(ctx, next, t('tt_next', {name: next.name}), {cls: 'primary', testid: 'next-turn'}));
