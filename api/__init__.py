@@ -21,6 +21,7 @@ from api import (
     events,  # noqa: F401 - adds the event stream to game_blp
     fairplay,  # noqa: F401 - adds the fair-play audit to audit_blp
     heavy,
+    stats,  # noqa: F401 - adds the statistics to audit_blp
 )
 from api.audit import audit_blp, import_blp
 from api.bank import EXTENSION

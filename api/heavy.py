@@ -243,16 +243,17 @@ def heavy_reads() -> HeavyReads:
     return reads
 
 
-def heavy(game: UUID, prepare: Prepare) -> Response:
+def heavy(game: UUID, prepare: Prepare, seq: int | None = None) -> Response:
     """A view's answer about ``game`` that reads its whole log (``prepare``: the ledger's
     ``*_job``): computed once per version of the game, off the loop for a long game, with the
-    version as its ETag.
+    version as its ETag (an answer as of ``seq``: the version the game had then, which no
+    later write changes).
 
     The version is read before the answer is computed: should a write come in between, the
     answer is newer than its ETag, never older, and a client that asks again with
     ``If-None-Match`` gets the newer one."""
     bank = tablebank()
-    version = bank.version(game)
+    version = bank.version(game, seq)
     long = bank.last_seq(game) >= INLINE_UP_TO
     response = heavy_reads().answer((request.full_path, version), prepare, long=long)
     response.headers.update(etag(version))

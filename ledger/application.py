@@ -104,6 +104,8 @@ class TableBank:
     replay_job = Part("reading", Reading.replay_job)
     fairplay = Part("reading", Reading.fairplay)
     fairplay_job = Part("reading", Reading.fairplay_job)
+    stats = Part("reading", Reading.stats)
+    stats_job = Part("reading", Reading.stats_job)
     verify = Part("reading", Reading.verify)
     verify_job = Part("reading", Reading.verify_job)
     # -- access -------------------------------------------------------------------------------

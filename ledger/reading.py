@@ -1,7 +1,7 @@
 """Reading what the store holds: a game now or at any seq, its rule set, its transaction
-records (read as plain JSON), statements, replay, the chain check, the fair-play flags, and the
-live feed of new transactions for the event stream. The writing and exchange parts of
-``TableBank`` read a game's records through it.
+records (read as plain JSON), statements, replay, the chain check, the fair-play flags, the
+statistics, and the live feed of new transactions for the event stream. The writing and
+exchange parts of ``TableBank`` read a game's records through it.
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ from ledger.live import Feed, Follower
 from ledger.moves import NOT_VOIDABLE, moves_of
 from ledger.ruleset import BUILT_IN, RuleSet, built_in
 from ledger.state import State
+from ledger.stats import game_stats
 from ledger.storage import Storage
 from ledger.store import select_states
 from ledger.transactions import TransactionRecorded
@@ -291,6 +292,21 @@ class Reading:
         stored = self.stored_records(game.id, 0, game.last_seq)  # this version's
         return partial(fairplay_of, game.ruleset, initial.state, stored, voided)
 
+    def stats(self, game_id: UUID | str, seq: int | None = None) -> dict[str, Any]:
+        """The game's statistics over the transactions not voided, now or as of ``seq``."""
+        return self.stats_job(game_id, seq)()
+
+    def stats_job(self, game_id: UUID | str, seq: int | None = None) -> Job:
+        game = self._storage.load_game(game_id)
+        last = game.last_seq if seq is None else seq
+        if not 0 <= last <= game.last_seq:
+            raise NotFound(f"no transaction {seq}; the last is {game.last_seq}")
+        initial = self._storage.load_game(game.id, version=Game.INITIAL_VERSION)
+        # The voids recorded by then: one recorded later had not yet reversed its target.
+        voided = {s: by for s, by in game.state["voided"].items() if by <= last}
+        stored = self.stored_records(game.id, 0, last)
+        return partial(stats_of, game.ruleset, initial.state, stored, voided, last)
+
     def verify(self, game_id: UUID | str) -> dict[str, Any]:
         """Recompute the hash chain from the game's header to its head."""
         return self.verify_job(game_id)()
@@ -325,6 +341,13 @@ def fairplay_of(
 ) -> dict[str, Any]:
     """The fair-play flags of a game's records."""
     return {"flags": fairplay_flags(rs, initial, decoded(stored), voided)}
+
+
+def stats_of(
+    rs: RuleSet, initial: State, stored: Stored, voided: dict[str, int], seq: int
+) -> dict[str, Any]:
+    """The statistics of a game's records up to ``seq``."""
+    return game_stats(rs, initial, decoded(stored), voided, seq)
 
 
 def verify_of(genesis: str, stored: Stored) -> dict[str, Any]:

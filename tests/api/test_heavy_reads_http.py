@@ -13,6 +13,7 @@ from api.heavy import HEAVY, HeavyReads
 from api.offload import Busy
 from schemas.audit import ExportSchema, ReplaySchema, StatementSchema, VerificationSchema
 from schemas.fairplay import FairPlaySchema
+from schemas.stats import StatsSchema
 from schemas.transactions import TransactionPageSchema
 
 READS = {
@@ -20,6 +21,7 @@ READS = {
     "/export": ExportSchema,
     "/verify": VerificationSchema,
     "/fairplay": FairPlaySchema,
+    "/stats": StatsSchema,
     "/accounts/p1/statement": StatementSchema,
     "/transactions?account=p2": TransactionPageSchema,
     "/transactions?type=rent&limit=2": TransactionPageSchema,

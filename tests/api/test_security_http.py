@@ -64,6 +64,7 @@ GAME_ROUTES: dict[tuple[str, str], tuple[str, Any]] = {
     ("get", "/api/v1/games/{game}/export"): ("/export", None),
     ("get", "/api/v1/games/{game}/ruleset"): ("/ruleset", None),
     ("get", "/api/v1/games/{game}/fairplay"): ("/fairplay", None),
+    ("get", "/api/v1/games/{game}/stats"): ("/stats", None),
     ("get", "/api/v1/games/{game}/moves"): ("/moves", None),
     # The stream is refused before it starts; an accepted one is not read here.
     ("get", "/api/v1/games/{game}/events"): ("/events", None),

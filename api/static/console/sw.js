@@ -15,7 +15,7 @@ const FILES = [
   'js/i18n-pl.js', 'js/i18n-ru.js', 'js/intents.js', 'js/live.js', 'js/offline.js',
   'js/outbox.js', 'js/play.js', 'js/quote.js', 'js/replay.js', 'js/rules.js', 'js/store.js', 'js/views.js',
   'js/clock.js', 'js/turns.js',
-  'js/disputes.js', 'js/fairplay.js', 'js/moves.js',
+  'js/disputes.js', 'js/fairplay.js', 'js/moves.js', 'js/chart.js', 'js/stats.js',
   'vendor/uplot/uPlot.iife.min.js', 'vendor/uplot/uPlot.min.css',
 ].map((f) => STATIC + f);
 // The players' page is the same file for every game: kept once, under this name.

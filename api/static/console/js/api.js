@@ -152,6 +152,8 @@ export class Api {
   }
 
   replay(id) { return this.get(`/games/${id}/replay`); }
+  /** The game's statistics now, or as of `seq` (docs/api.md "Statistics"). */
+  stats(id, seq = null) { return this.get(`/games/${id}/stats${seq === null ? '' : `?seq=${seq}`}`); }
   verify(id) { return this.get(`/games/${id}/verify`); }
 }
 

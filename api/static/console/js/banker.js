@@ -15,6 +15,7 @@ import {Intents} from './intents.js';
 import {historyScreen} from './history.js';
 import {disputesPanel} from './disputes.js';
 import {fairplaySummary} from './fairplay.js';
+import {statsSection} from './stats.js';
 import {replayScreen} from './replay.js';
 import {Live} from './live.js';
 import {connection, showBanner, drawBanner, registerWorker} from './offline.js';
@@ -746,7 +747,7 @@ async function tableScreen(ctx, {asOf = null, stale = () => false} = {}) {
   if (game.status === 'finished' && game.standings) {
     const headHash = h('code', {class: 'head-hash'}, (game.head || '').slice(0, 16).replace(/(.{4})/g, '$1 ').trim());
     head.append(h('h2', {}, t('standings')), standingsView(view, game.standings),
-      h('p', {class: 'small'}, t('head_note'), ' ', headHash), fairplaySummary(view));
+      h('p', {class: 'small'}, t('head_note'), ' ', headHash), statsSection(view), fairplaySummary(view));
   }
 
   const players = h('section', {class: 'players', 'aria-label': t('players')}, game.players.map((p) => {

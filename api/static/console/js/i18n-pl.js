@@ -314,6 +314,16 @@ export const pl = {
   fp_f_shift_percent: 'Zmiana układu sił: od', fp_f_receiver_could_raise: 'Otrzymujący mógł zebrać przedtem',
   fp_f_distress_limit: 'O krok od bankructwa: poniżej', fp_f_receiver_paid_next: 'Otrzymujący wypłacił w następnej transakcji',
   fp_nothing: 'nic', fp_iou: 'weksel {iou}', fp_group_of: 'grupa ({deeds})',
+  // The statistics of a game (stats.js): a row per figure the server gives, a deed's columns.
+  st_title: 'Statystyki', st_intro: 'Ile każdy gracz otrzymał i wydał oraz ile przyniosła każda nieruchomość. Unieważnione transakcje się nie liczą.',
+  st_as_of: 'Stan po nr {seq}.', st_figure: 'Pozycja', st_at_seq: 'przy nr\u00a0{seq}',
+  st_salary: 'Pensja', st_rent_received: 'Otrzymany czynsz', st_rent_paid: 'Zapłacony czynsz', st_taxes: 'Podatki i kary',
+  st_bought: 'Zapłacono za nieruchomości', st_buildings_bought: 'Zapłacono za budynki', st_buildings_sold: 'Budynki sprzedane bankowi',
+  st_interest: 'Odsetki od hipoteki i opłaty', st_peak_net_worth: 'Najwyższy majątek',
+  st_deeds: 'Nieruchomości', st_deed: 'Nieruchomość', st_price_paid: 'Zapłacono', st_rent_collected: 'Zebrany czynsz', st_rent_count: 'Ile razy',
+  st_not_bought: 'bez zakupu', st_no_deeds: 'Żadna nieruchomość nie została jeszcze kupiona ani nie przyniosła czynszu.',
+  st_chart_title: 'Każda nieruchomość: zebrany czynsz (na zielono) wobec ceny zapłaconej przez właściciela (na szaro).',
+  st_chart_label: 'Wykres słupkowy czynszu zebranego przez każdą nieruchomość i ceny zapłaconej przez jej właściciela',
   // The moves' forms (moves.js): fields by name, choices by field and value.
   mf_action: 'Czynność', mf_amount: 'Kwota', mf_bid: 'Zwycięska oferta', mf_break_down: 'Rozbierz hotel na domy',
   mf_cash: 'Gotówka', mf_choice: 'Jak płaci się podatek dochodowy', mf_commission: 'Prowizja',

@@ -314,6 +314,16 @@ export const ru = {
   fp_f_shift_percent: 'Смена баланса сил: от', fp_f_receiver_could_raise: 'Получивший мог собрать до',
   fp_f_distress_limit: 'На грани банкротства: меньше', fp_f_receiver_paid_next: 'Получивший выплатил следующей транзакцией',
   fp_nothing: 'ничего', fp_iou: 'расписка {iou}', fp_group_of: 'группа ({deeds})',
+  // The statistics of a game (stats.js): a row per figure the server gives, a deed's columns.
+  st_title: 'Статистика', st_intro: 'Сколько каждый игрок получил и потратил и сколько принёс каждый участок. Аннулированные транзакции не учитываются.',
+  st_as_of: 'Как было после №{seq}.', st_figure: 'Показатель', st_at_seq: 'на\u00a0№{seq}',
+  st_salary: 'Зарплата', st_rent_received: 'Получено аренды', st_rent_paid: 'Уплачено аренды', st_taxes: 'Налоги и штрафы',
+  st_bought: 'Уплачено за участки', st_buildings_bought: 'Уплачено за постройки', st_buildings_sold: 'Постройки проданы банку',
+  st_interest: 'Проценты по залогу и сборы', st_peak_net_worth: 'Наибольший капитал',
+  st_deeds: 'Участки', st_deed: 'Участок', st_price_paid: 'Уплачено', st_rent_collected: 'Собрано аренды', st_rent_count: 'Раз',
+  st_not_bought: 'без покупки', st_no_deeds: 'Пока ни один участок не куплен и не принёс аренды.',
+  st_chart_title: 'Каждый участок: собранная аренда (зелёным) против цены, уплаченной владельцем (серым).',
+  st_chart_label: 'Столбчатая диаграмма аренды, собранной каждым участком, и цены, уплаченной его владельцем',
   // The moves' forms (moves.js): fields by name, choices by field and value.
   mf_action: 'Действие', mf_amount: 'Сумма', mf_bid: 'Выигравшая ставка', mf_break_down: 'Разобрать отель на дома',
   mf_cash: 'Наличные', mf_choice: 'Как платится подоходный налог', mf_commission: 'Комиссия',

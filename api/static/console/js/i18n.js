@@ -329,6 +329,16 @@ export const en = {
   fp_f_shift_percent: 'A shift of power: at least', fp_f_receiver_could_raise: 'Receiver could raise before',
   fp_f_distress_limit: 'About to go bankrupt: under', fp_f_receiver_paid_next: 'Receiver paid out next',
   fp_nothing: 'nothing', fp_iou: 'IOU {iou}', fp_group_of: 'the group of {deeds}',
+  // The statistics of a game (stats.js): a row per figure the server gives, a deed's columns.
+  st_title: 'Statistics', st_intro: 'What came in and went out for each player, and what each deed earned. Voided transactions do not count.',
+  st_as_of: 'As they stood after #{seq}.', st_figure: 'Figure', st_at_seq: 'at\u00a0#{seq}',
+  st_salary: 'Salary', st_rent_received: 'Rent received', st_rent_paid: 'Rent paid', st_taxes: 'Taxes and fines',
+  st_bought: 'Paid for deeds', st_buildings_bought: 'Paid for buildings', st_buildings_sold: 'Buildings sold back',
+  st_interest: 'Mortgage interest and fees', st_peak_net_worth: 'Best net worth',
+  st_deeds: 'Deeds', st_deed: 'Deed', st_price_paid: 'Price paid', st_rent_collected: 'Rent collected', st_rent_count: 'Times paid',
+  st_not_bought: 'not bought', st_no_deeds: 'No deed has been bought or has collected rent yet.',
+  st_chart_title: 'Each deed: the rent it collected (green) against the price its owner paid (grey).',
+  st_chart_label: 'A bar chart of each deed’s rent collected and the price its owner paid',
   // The moves' forms (moves.js): fields by name, choices by field and value.
   mf_action: 'Action', mf_amount: 'Amount', mf_bid: 'Winning bid', mf_break_down: 'Break the hotel down into houses',
   mf_cash: 'Cash', mf_choice: 'How income tax is paid', mf_commission: 'Commission', mf_commission_to: 'Broker',

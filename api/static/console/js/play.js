@@ -16,6 +16,7 @@ import {GameContext, deedChips, deedPicker, statementTable, problemView, standin
 import {Live} from './live.js';
 import {playerDisputes} from './disputes.js';
 import {fairplaySummary} from './fairplay.js';
+import {statsSection} from './stats.js';
 import {quoteBox, netFor} from './quote.js';
 import {connection, showBanner, registerWorker} from './offline.js';
 import {countdown} from './clock.js';
@@ -87,7 +88,7 @@ function draw() {
     h('h2', {class: 'sub'}, t('my_deeds')), deedChips(ctx, me));
 
   if (game.status === 'finished' && game.standings) {
-    mine.append(h('h2', {}, t('standings')), standingsView(ctx, game.standings), fairplaySummary(ctx));
+    mine.append(h('h2', {}, t('standings')), standingsView(ctx, game.standings), statsSection(ctx), fairplaySummary(ctx));
   }
 
   const others = h('section', {class: 'card'}, h('h2', {}, t('the_table')),

@@ -1,31 +1,14 @@
 // Replay: the game step by step from GET .../replay, with a timeline slider, every balance and
-// net worth at that step, and net worth over time (one line per player) drawn by uPlot, which
-// is vendored under /console/static/vendor/uplot/ with its licence.
+// net worth at that step, net worth over time (one line per player) drawn by uPlot (js/chart.js),
+// and the statistics as of the step shown (js/stats.js).
 
 import {h, replace, field} from './dom.js';
 import {t, locale} from './i18n.js';
 import {describeTxn} from './views.js';
+import {COLOURS, loadUplot} from './chart.js';
+import {statsSection} from './stats.js';
 
-let uplotLoading = null;
 let onResize = null;
-
-/** uPlot, loaded once, from this server (a classic script: it defines window.uPlot). */
-function loadUplot() {
-  if (window.uPlot) return Promise.resolve(window.uPlot);
-  if (!uplotLoading) {
-    uplotLoading = new Promise((resolve, reject) => {
-      document.head.append(h('link', {rel: 'stylesheet', href: '/console/static/vendor/uplot/uPlot.min.css'}));
-      const script = h('script', {src: '/console/static/vendor/uplot/uPlot.iife.min.js'});
-      script.addEventListener('load', () => resolve(window.uPlot));
-      script.addEventListener('error', reject);
-      document.head.append(script);
-    });
-  }
-  return uplotLoading;
-}
-
-// Player line colours, matching the player classes of the stylesheet (pc1..pc8).
-const COLOURS = ['#1d4ed8', '#b91c1c', '#047857', '#7c3aed', '#c2410c', '#0e7490', '#be185d', '#4d7c0f'];
 
 export async function replayScreen(ctx, main, stale = () => false) {
   const {steps} = await ctx.api.replay(ctx.id);
@@ -59,14 +42,19 @@ export async function replayScreen(ctx, main, stale = () => false) {
     if (chart) chart.redraw(false, false);
   };
 
-  const prev = h('button', {type: 'button', class: 'secondary', 'aria-label': t('previous_step'), onclick: () => { slider.value = Math.max(0, current - 1); show(Number(slider.value)); }}, '◀');
-  const next = h('button', {type: 'button', class: 'secondary', 'aria-label': t('next_step'), onclick: () => { slider.value = Math.min(last, current + 1); show(Number(slider.value)); }}, '▶');
+  // The statistics as of the step shown, asked once the slider settles (not at every pixel).
+  const statsBox = h('section', {class: 'card'});
+  const showStats = () => replace(statsBox, statsSection(ctx, {seq: steps[current].seq}));
+  const prev = h('button', {type: 'button', class: 'secondary', 'aria-label': t('previous_step'), onclick: () => { slider.value = Math.max(0, current - 1); show(Number(slider.value)); showStats(); }}, '◀');
+  const next = h('button', {type: 'button', class: 'secondary', 'aria-label': t('next_step'), onclick: () => { slider.value = Math.min(last, current + 1); show(Number(slider.value)); showStats(); }}, '▶');
   slider.addEventListener('input', () => show(Number(slider.value)));
+  slider.addEventListener('change', showStats);
 
   replace(main, h('section', {class: 'card replay'}, h('h1', {}, t('nav_replay')),
     field(t('timeline'), slider), h('div', {class: 'row'}, prev, stepLabel, next), table),
-  h('section', {class: 'card'}, h('h2', {}, t('net_worth_over_time')), chartBox));
+  h('section', {class: 'card'}, h('h2', {}, t('net_worth_over_time')), chartBox), statsBox);
   show(last);
+  showStats();
 
   try {
     const UPlot = await loadUplot();

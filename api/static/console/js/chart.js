@@ -1,0 +1,24 @@
+// The console's charts: uPlot, vendored under /console/static/vendor/uplot/ with its licence,
+// loaded once when a screen first draws one (the replay's net worth, the statistics' deeds).
+
+import {h} from './dom.js';
+
+let uplotLoading = null;
+
+/** uPlot, loaded once, from this server (a classic script: it defines window.uPlot). */
+export function loadUplot() {
+  if (window.uPlot) return Promise.resolve(window.uPlot);
+  if (!uplotLoading) {
+    uplotLoading = new Promise((resolve, reject) => {
+      document.head.append(h('link', {rel: 'stylesheet', href: '/console/static/vendor/uplot/uPlot.min.css'}));
+      const script = h('script', {src: '/console/static/vendor/uplot/uPlot.iife.min.js'});
+      script.addEventListener('load', () => resolve(window.uPlot));
+      script.addEventListener('error', reject);
+      document.head.append(script);
+    });
+  }
+  return uplotLoading;
+}
+
+// Player line colours, matching the player classes of the stylesheet (pc1..pc8).
+export const COLOURS = ['#1d4ed8', '#b91c1c', '#047857', '#7c3aed', '#c2410c', '#0e7490', '#be185d', '#4d7c0f'];

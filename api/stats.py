@@ -1,0 +1,28 @@
+"""The statistics of a game: ``GET /api/v1/games/{game}/stats`` (any token of the game;
+``?seq=N`` as of a point), over the transactions not voided (API.md v1.2, "Statistics of a
+game"). It reads the whole log, so it is a heavy read (``api.heavy``)."""
+
+from __future__ import annotations
+
+from typing import Any
+from uuid import UUID
+
+from flask.views import MethodView
+from marshmallow import RAISE
+
+from api.audit import audit_blp
+from api.bank import tablebank
+from api.heavy import heavy
+from schemas.games import AsOfQuerySchema
+from schemas.stats import StatsSchema
+
+
+@audit_blp.route("/stats")
+class Stats(MethodView):
+    @audit_blp.arguments(AsOfQuerySchema, location="query", unknown=RAISE)
+    @audit_blp.response(200, StatsSchema)
+    @audit_blp.doc(operationId="get_stats")
+    def get(self, query: dict[str, Any], game: UUID) -> Any:
+        """Per player and per deed, what came in and went out, and the peak net worths."""
+        seq = query.get("seq")
+        return heavy(game, lambda: tablebank().stats_job(game, seq), seq)

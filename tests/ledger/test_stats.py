@@ -1,0 +1,98 @@
+"""The statistics of a game in the ledger (API.md v1.2, "Statistics of a game"): what counts
+as interest, buildings sold and a deed's price beyond the plain purchases (the HTTP module plays
+those), in a trade, a bankruptcy, a dealt short game and Millionaire Elite. Every figure is
+docs/rules.md's, worked out in the test."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ledger_helpers import Table
+
+from ledger.application import TableBank
+
+
+def stats_of(table: Table, player: str) -> dict[str, Any]:
+    return next(p for p in table.bank.stats(table.id)["players"] if p["player"] == player)
+
+
+def deed_of(table: Table, slug: str) -> dict[str, Any]:
+    return next(d for d in table.bank.stats(table.id)["deeds"] if d["property"] == slug)
+
+
+def test_a_mortgaged_deed_received_in_a_trade_costs_its_receiver_interest(table: Table) -> None:
+    table.buy("p1", "boardwalk")
+    table.record("mortgage", property="boardwalk")
+    table.record(
+        "trade",
+        legs=[
+            {"from": "p1", "to": "p2", "properties": ["boardwalk"]},
+            {"from": "p2", "to": "p1", "cash": 100},
+        ],
+    )
+    # Boardwalk's mortgage value is 400 / 2 = 200; its receiver pays 10 % of it at once: 20.
+    assert stats_of(table, "p2")["interest"] == 20
+    assert stats_of(table, "p2")["bought"] == 0  # a trade's cash buys no deed of the Bank
+    assert stats_of(table, "p1")["bought"] == 400
+    # Bob paid 100 for what came with the trade, not a price of Boardwalk's own.
+    assert deed_of(table, "boardwalk")["owner"] == "p2"
+    assert deed_of(table, "boardwalk")["price_paid"] is None
+
+
+def test_a_bankrupt_s_buildings_count_as_sold_and_the_creditor_pays_the_fees(
+    table: Table,
+) -> None:
+    # Ann: the browns (60 + 60), a house on each (50 + 50), Reading Railroad (200) mortgaged
+    # for 100: cash 1500 - 120 - 100 - 200 + 100 = 1180. She could raise 1180 + the houses at
+    # half (25 + 25) + the browns mortgaged (30 + 30) = 1290, less than the 2000 she owes Bob.
+    table.give_group("p1", "brown")
+    table.build_houses("brown", 1)
+    table.buy("p1", "reading-railroad")
+    table.record("mortgage", property="reading-railroad")
+    table.record("bankruptcy", debtor="p1", creditor="p2", owed=2000)
+
+    ann, bob = stats_of(table, "p1"), stats_of(table, "p2")
+    assert ann["buildings_bought"] == 100
+    assert ann["buildings_sold"] == 50  # two houses at half their 50, passed on to Bob
+    assert bob["interest"] == 10  # 10 % of Reading Railroad's mortgage value, 100
+    assert deed_of(table, "reading-railroad")["owner"] == "p2"
+    assert deed_of(table, "reading-railroad")["price_paid"] is None  # handed over
+
+
+def test_a_dealt_deed_has_no_price_paid_and_counts_in_nothing_bought(bank: TableBank) -> None:
+    dealt = {
+        "p1": ["boardwalk", "park-place"],
+        "p2": ["baltic-avenue", "oriental-avenue"],
+        "p3": ["reading-railroad", "water-works"],
+    }
+    short = Table(bank, ruleset="short", dealt=dealt)
+    short.record("buy", player="p1", property="mediterranean-avenue")
+
+    # Ann paid 400 + 350 for her dealt deeds at set-up (docs/rules.md 2), but bought only
+    # Mediterranean Avenue, at 60.
+    assert stats_of(short, "p1")["bought"] == 60
+    assert deed_of(short, "boardwalk")["price_paid"] is None
+    assert deed_of(short, "mediterranean-avenue")["price_paid"] == 60
+    # 1500 - 750 + 750 in deeds: her net worth never moved from the 1500 of her cash.
+    ann = stats_of(short, "p1")
+    assert (ann["peak_net_worth"], ann["peak_seq"]) == (1500, 1)
+
+
+def test_millionaire_elite_s_round_income_is_salary_and_round_tax_is_taxes(
+    bank: TableBank,
+) -> None:
+    elite = Table(bank, ruleset="millionaire-elite")
+    elite.record("shares", player="p1", action="buy", count=5)
+    elite.record("share_price", direction="up", points=3)
+    elite.record("salary", player="p1")
+    elite.record("round_tax", player="p1", plot_tax=0)
+
+    ann = stats_of(elite, "p1")
+    # Round income: 200 + 20 % of 5 shares at 130 = 200 + 130 = 330 (docs/rules.md 4).
+    assert ann["salary"] == 330
+    # Round tax: 10 a share, 5 shares, no plot tax: 50.
+    assert ann["taxes"] == 50
+    # The shares bought (5 x 100) are no deed.
+    assert ann["bought"] == 0
+    # 2000 - 500 + 5 x 130 = 2150 when the price rose, + 330 = 2480 after the round income.
+    assert (ann["peak_net_worth"], ann["peak_seq"]) == (2480, elite.state()["last_seq"] - 1)
