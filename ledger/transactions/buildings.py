@@ -13,6 +13,7 @@ from ledger.draft import Body, Draft, option, whole
 from ledger.errors import InvalidField, RuleViolation
 from ledger.ruleset import Deed
 from ledger.transactions import form as f
+from ledger.transactions import offers
 from ledger.transactions.declare import TransactionRecorded, transaction
 
 MAX_ORDERS = 20  # orders in one build or sale
@@ -20,13 +21,13 @@ MAX_ORDERS = 20  # orders in one build or sale
 HOUSES = f.whole("houses", min=1, max=4)
 HOTEL = f.boolean("hotel")
 BUILD_ORDER = (
-    f.deed(),
+    f.deed(offer=offers.buildable_deeds),
     HOUSES,
     HOTEL,
     f.amount("price", description="per building, when the banker auctioned them"),
 )
 SELL_ORDER = (
-    f.deed(),
+    f.deed(offer=offers.built_deeds),
     HOUSES,
     HOTEL,
     f.boolean("break_down", description="hotel only: leave the houses it replaced"),
@@ -97,7 +98,7 @@ def _check_even(d: Draft, slugs: set[str]) -> None:
         "no_houses_left",
     ],
     fields=[
-        f.deed(required=False),
+        f.deed(required=False, offer=offers.buildable_deeds),
         *BUILD_ORDER[1:],
         f.listing("orders", *BUILD_ORDER, required=False, max=MAX_ORDERS),
     ],
@@ -202,7 +203,7 @@ def buy_buildings(d: Draft, body: Body) -> None:
         "uneven_building",
     ],
     fields=[
-        f.deed(required=False),
+        f.deed(required=False, offer=offers.built_deeds),
         *SELL_ORDER[1:],
         f.listing("orders", *SELL_ORDER, required=False, max=MAX_ORDERS),
     ],

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from ledger import rules
 from ledger.draft import option_value
 from ledger.ruleset import RuleSet
 from ledger.state import State
@@ -69,3 +70,23 @@ def income_tax_ways(rs: RuleSet, options: Mapping[str, Any], state: State) -> li
     ``income_tax`` option leaves (docs/rules.md, "House-rule options")."""
     mode = option_value(rs, options, "income_tax") or "choice"
     return ["flat", "percent"] if mode == "choice" else [mode]
+
+
+def buildable_deeds(rs: RuleSet, options: Mapping[str, Any], state: State) -> list[str]:
+    """The streets a building may go on: its owner holds the whole group, and it has no hotel
+    yet (docs/rules.md, "Complete group, no mortgage"); even building, the Bank's supply and a
+    mortgage in the group are the answer's to tell."""
+    return [
+        slug
+        for slug, deed in rs.deeds.items()
+        if deed.buildable
+        and (owner := state["properties"][slug]["owner"]) != "bank"
+        and not state["properties"][slug]["hotel"]
+        and rules.holds_group(rs, state, slug, owner)
+    ]
+
+
+def built_deeds(rs: RuleSet, options: Mapping[str, Any], state: State) -> list[str]:
+    """The streets with a house or a hotel on them, to sell back (docs/rules.md, "Selling
+    buildings")."""
+    return _deeds(rs, state, lambda p: bool(p["houses"] or p["hotel"]))

@@ -294,3 +294,25 @@ def test_an_elite_auction_offers_a_players_plot_too(table: Table) -> None:
     # The AUCTION space may pick a player's plot (docs/rules.md, "Auctions of owned plots").
     assert plots[0] in field(listed["auction"], "property")["choices"]
     assert plots[0] not in field(listed["buy"], "property")["choices"]
+
+
+def test_building_offers_the_streets_of_a_group_held_whole(table: Table) -> None:
+    table.buy("p1", "mediterranean-avenue", "baltic-avenue")  # the brown group, whole
+    table.buy("p2", "oriental-avenue", "reading-railroad")  # a light blue alone, a railroad
+
+    listed = moves(table)
+
+    # A house goes only on a street of a group its owner holds whole ("Complete group, no
+    # mortgage"); a railroad carries none. Nothing is built yet: nothing to sell.
+    brown = ["mediterranean-avenue", "baltic-avenue"]
+    assert field(listed["build"], "property")["choices"] == brown
+    orders = field(listed["build"], "orders")
+    assert [f["choices"] for f in orders["fields"] if f["name"] == "property"] == [brown]
+    assert field(listed["sell_buildings"], "property")["choices"] == []
+    table.record({"type": "build", "property": "mediterranean-avenue", "houses": 1})
+
+    listed = moves(table)
+
+    # Sold back at half price ("Selling buildings"): the street with the house on it.
+    assert field(listed["sell_buildings"], "property")["choices"] == ["mediterranean-avenue"]
+    assert field(listed["build"], "property")["choices"] == brown

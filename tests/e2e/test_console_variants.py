@@ -22,7 +22,7 @@ import re
 from pathlib import Path
 
 import pytest
-from console_steps import card, goto, more, new_game, new_page, open_table, record, settled
+from console_steps import card, goto, logged, more, new_game, new_page, open_table, record, settled
 from server import Server
 
 pytestmark = pytest.mark.e2e
@@ -223,19 +223,21 @@ def test_tax_shows_both_figures_and_building_offers_only_the_legal_moves(
         ]
     )
     dialog.get_by_role("button", name="+1 house on Boardwalk −$200").click()
-    expect(page.get_by_test_id("cash-p1")).to_have_text("$400")
+    expect(dialog.get_by_test_id("build-cash")).to_have_text("Cash — Ann: $400")
 
     # Building evenly: only Park Place may take the next house; the sale gets half (100). The
     # moves the rules refuse now (a second house on Boardwalk) are not offered: the server's
-    # dry run of each decides.
-    dialog = more(page, "p1", "Build / sell")
+    # dry run of each decides. A house on each is legal again (1 and 2 houses: even). The
+    # dialog stays open for the next step, drawn again.
     expect(dialog.locator(".moves button")).to_have_text(
         [
             "+1 house on Park Place −$200",
+            "+1 house on each −$400",
             "−1 house on Boardwalk +$100",
         ]
     )
     page.keyboard.press("Escape")
+    expect(page.get_by_test_id("cash-p1")).to_have_text("$400")  # the table, once closed
 
     # A group with buildings cannot be mortgaged: the server's refusal instead of a button.
     dialog = more(page, "p1", "Mortgage")
@@ -569,3 +571,43 @@ def test_every_text_meets_wcag_aa_contrast_on_the_main_screens(
         }"""
     )
     assert [line.split('"')[1] for line in page.evaluate(LOW_CONTRAST)] == ["canary"]
+
+
+def test_a_group_is_built_up_to_hotels_in_one_open_dialog(
+    browser: Browser, server: Server, request: pytest.FixtureRequest
+) -> None:
+    page = new_page(browser, request)
+    game = new_game(server, "classic", ["Ann", "Bob"])
+    record(server, game, {"type": "buy", "player": "p1", "property": "mediterranean-avenue"})
+    record(server, game, {"type": "buy", "player": "p1", "property": "baltic-avenue"})
+    open_table(page, server, game)
+    expect(page.get_by_test_id("cash-p1")).to_have_text("$1,380")  # 1500 - 60 - 60
+
+    # docs/rules.md, "Building": the brown streets' houses and hotels cost 50 each; four
+    # houses on each street before a hotel. Ann builds a house on each four times, then a
+    # hotel on each, in the dialog she opened once; a double tap builds one step.
+    dialog = more(page, "p1", "Build / sell")
+    cash = ["$1,280", "$1,180", "$1,080", "$980"]  # 100 a step: 2 houses of 50
+    dialog.get_by_role("button", name="+1 house on each −$100").dblclick()
+    in_dialog = dialog.get_by_test_id("build-cash")
+    expect(in_dialog).to_have_text(f"Cash — Ann: {cash[0]}")
+    for figure in cash[1:]:
+        dialog.get_by_role("button", name="+1 house on each −$100").click()
+        expect(in_dialog).to_have_text(f"Cash — Ann: {figure}")
+    expect(page.get_by_test_id("again-yes")).to_have_count(0)  # never "Record it again?"
+    dialog.get_by_role("button", name="Hotel on each −$100").click()
+    expect(in_dialog).to_have_text("Cash — Ann: $880")
+    expect(dialog.locator(".levels")).to_contain_text("Mediterranean Avenue: hotel")
+    page.keyboard.press("Escape")
+    expect(page.get_by_test_id("cash-p1")).to_have_text("$880")
+
+    builds = [t["request"]["orders"] for t in logged(server, game, "build")]
+    each = [
+        {"property": "mediterranean-avenue", "houses": 1},
+        {"property": "baltic-avenue", "houses": 1},
+    ]
+    hotels = [
+        {"property": "mediterranean-avenue", "hotel": True},
+        {"property": "baltic-avenue", "hotel": True},
+    ]
+    assert builds == [each] * 4 + [hotels]

@@ -12,6 +12,10 @@ import {quote, quoteBox, quoteLabel, netFor, signed} from './quote.js';
 import {unreachable} from './api.js';
 import {moveDialog, movesList, choiceLabel} from './moves.js';
 
+// How long the buttons of a dialog drawn again after a step take no tap: longer than the
+// gap of a double tap.
+const SETTLE_MS = 400;
+
 /** Reads a whole amount from an input; marks the input and says why when it is not one. */
 function amountOf(input, errorBox, {min = 1, optional = false} = {}) {
   const raw = input.value.trim();
@@ -43,8 +47,14 @@ function typed(input, min = 1) {
  * 2,000 that Bob cannot pay yet): it stays open after each move recorded, drawn again with the
  * new state, and shows the pending move as the server would record it now, with a button that
  * records it and closes both dialogs.
+ *
+ * `stay`: the dialog stays open after each move, drawn again with the new state (a group
+ * built up a step a tap). A step tapped on the dialog drawn after the last one is a new move,
+ * not that one again; the buttons of a dialog drawn again take no tap for SETTLE_MS, so a
+ * double tap does not land on the next step.
  */
-export function txnDialog(ctx, title, render, {wide = false, pending = null} = {}) {
+export function txnDialog(ctx, title, render, {wide = false, pending = null, stay: keepOpen = false} = {}) {
+  let settleUntil = 0;
   return modal(title, (body, dialog) => {
     const errorBox = h('div', {class: 'error-slot'});
     const memo = h('input', {type: 'text', name: 'memo', maxlength: 500, autocomplete: 'off'});
@@ -79,18 +89,27 @@ export function txnDialog(ctx, title, render, {wide = false, pending = null} = {
           const payload = makeBody();
           if (!payload) return;
           if (memo.value.trim() && !payload.memo) payload.memo = memo.value.trim();
+          if (keepOpen) {
+            // Recorded before this dialog was drawn again: the banker means the next step.
+            const was = ctx.intents.state(payload);
+            if (was.state === 'done' && ctx.game.last_seq >= was.seq) ctx.intents.again(payload);
+          }
           busy = true;
           btn.setAttribute('aria-busy', 'true');
           btn.disabled = true;
           try {
             const txn = await recordOnce(ctx, payload, {ask: true});
             if (!txn) return;
-            // Raising money for a pending move: stay, drawn again with what changed.
-            const stay = pending && !then && !txn.queued;
+            // Raising money for a pending move, or a dialog of steps: stay, drawn again with
+            // what changed.
+            const stay = (pending || keepOpen) && !then && !txn.queued;
             if (!stay) dialog.close();
             if (then) then(txn);
             await ctx.after(txn);
-            if (stay && dialog.open) draw();
+            if (stay && dialog.open) {
+              if (keepOpen) settleUntil = Date.now() + SETTLE_MS;
+              draw();
+            }
           } catch (err) {
             replace(errorBox, problemView(ctx, err, {onLiquidation: ctx.raiseButtons
               ? (pid, params) => ctx.raiseButtons(pid, {dialog, params, payload, label: btn.textContent}) : null}));
@@ -102,6 +121,11 @@ export function txnDialog(ctx, title, render, {wide = false, pending = null} = {
             btn.removeAttribute('aria-busy');
           }
         }}, label);
+        const wait = settleUntil - Date.now();
+        if (wait > 0) {
+          btn.disabled = true;
+          setTimeout(() => { if (!busy) btn.disabled = false; }, wait);
+        }
         return btn;
       },
     };
@@ -279,29 +303,45 @@ export function mortgageDialog(ctx, player, {pending = null} = {}) {
 }
 
 /**
+ * The streets of a player's on which the game builds or sells now (the moves' choices: a
+ * group held whole, the streets built on), by colour group in board order.
+ */
+function buildingGroups(ctx, player) {
+  const offered = new Set([...ctx.choices('build', 'property'), ...ctx.choices('sell_buildings', 'property')]);
+  const groups = [];
+  for (const [group, deeds] of ctx.board.groups) {
+    const mine = deeds.filter((d) => offered.has(d.id) && ctx.game.properties[d.id].owner === player);
+    if (mine.length) groups.push({group, deeds: mine});
+  }
+  return groups;
+}
+
+/**
  * The building moves a banker may want on a group, as requests: a house or a hotel on each
- * street, a sale of each, a house on every street at the lowest level, everything sold. Which
- * of them the rules allow now, and what each costs or brings, is the server's answer.
+ * street and on all of them at once, a sale of what stands on each, everything sold. Which of
+ * them the rules allow now, and what each costs or brings, is the server's answer.
  */
 function buildingRequests(ctx, deeds) {
-  const props = deeds.map((d) => ctx.game.properties[d.id]);
-  const levels = props.map((p) => (p.hotel ? ctx.board.hbh() + 1 : p.houses));
   const build = [];
   const sell = [];
-  deeds.forEach((deed, i) => {
-    const p = props[i];
-    if (!p.hotel) build.push({kind: 'house', deed, orders: [{property: deed.id, houses: 1}]});
-    if (!p.hotel && p.houses === ctx.board.hbh()) build.push({kind: 'hotel', deed, orders: [{property: deed.id, hotel: true}]});
+  const bare = deeds.filter((d) => !ctx.game.properties[d.id].hotel);
+  for (const deed of bare) {
+    build.push({kind: 'house', deed, orders: [{property: deed.id, houses: 1}]});
+    build.push({kind: 'hotel', deed, orders: [{property: deed.id, hotel: true}]});
+  }
+  if (bare.length > 1) {
+    build.push({kind: 'row', orders: bare.map((d) => ({property: d.id, houses: 1}))});
+    build.push({kind: 'hotels', orders: bare.map((d) => ({property: d.id, hotel: true}))});
+  }
+  const built = deeds.filter((d) => ctx.game.properties[d.id].houses || ctx.game.properties[d.id].hotel);
+  for (const deed of built) {
+    const p = ctx.game.properties[deed.id];
     if (p.houses > 0) sell.push({kind: 'house', deed, orders: [{property: deed.id, houses: 1}]});
     if (p.hotel) {
       sell.push({kind: 'break_down', deed, orders: [{property: deed.id, hotel: true, break_down: true}]});
       sell.push({kind: 'hotel', deed, orders: [{property: deed.id, hotel: true}]});
     }
-  });
-  const low = Math.min(...levels);
-  const lowStreets = deeds.filter((_, i) => levels[i] === low && !props[i].hotel);
-  if (lowStreets.length > 1) build.push({kind: 'row', orders: lowStreets.map((d) => ({property: d.id, houses: 1}))});
-  const built = deeds.filter((_, i) => props[i].houses || props[i].hotel);
+  }
   if (built.length > 1 || (built.length === 1 && ctx.game.properties[built[0].id].houses > 1)) {
     sell.push({kind: 'all', orders: built.map((d) => {
       const p = ctx.game.properties[d.id];
@@ -311,10 +351,17 @@ function buildingRequests(ctx, deeds) {
   return {build, sell};
 }
 
+const BUILD_LABELS = {row: 'house_on_each', hotels: 'hotel_on_each', hotel: 'hotel_on', house: 'house_on'};
+const SELL_LABELS = {all: 'sell_all_group', break_down: 'break_down_on', hotel: 'sell_hotel_on', house: 'sell_house_on'};
+
 export function buildDialog(ctx, player, {pending = null} = {}) {
+  // It stays open after each step, drawn again with the new state: a group is built up (or
+  // sold off) in one dialog, a tap a step.
   txnDialog(ctx, t('a_build'), (body, form) => {
-    const groups = ctx.board.buildableGroups(ctx.game, player);
+    const groups = buildingGroups(ctx, player);
     const supply = ctx.game.bank || {};
+    // The table behind is drawn again when the dialog closes: the cash of each step is here.
+    body.append(h('p', {class: 'small', dataset: {testid: 'build-cash'}}, t('cash_of', {name: ctx.name(player), cash: ctx.money(ctx.game.balances[player])})));
     if (supply.houses !== null && supply.houses !== undefined) {
       body.append(h('p', {class: 'muted small'}, t('bank_supply', {houses: supply.houses, hotels: supply.hotels})));
     }
@@ -327,43 +374,43 @@ export function buildDialog(ctx, player, {pending = null} = {}) {
       if (p === undefined) return undefined;
       return orders.map((o) => ({...o, price: p}));
     };
-    for (const {group, deeds, mortgaged} of groups) {
+    for (const {group, deeds} of groups) {
       const moves = buildingRequests(ctx, deeds);
       const section = h('section', {class: `group-moves ${groupClass(ctx.board, group)}`},
         h('h3', {}, h('span', {class: 'swatch', 'aria-hidden': 'true'}), ' ', deeds.map((d) => d.name).join(' · ')),
         h('ul', {class: 'levels'}, deeds.map((d) => h('li', {}, `${d.name}: ${buildingsText(ctx.game.properties[d.id]) || t('no_buildings')}`))));
-      if (mortgaged) section.append(h('p', {class: 'warn'}, t('group_mortgaged')));
       const buildRow = h('div', {class: 'moves'});
       const sellRow = h('div', {class: 'moves'});
       const asked = [];
       const offer = (row, label, payload, makeBody) => {
         const btn = form.button(label, makeBody, {cls: 'secondary'});
         row.append(btn);
-        // A move the rules refuse now (uneven, no supply, mortgaged) is not offered at all.
+        // A move the rules refuse now (uneven, no supply, mortgaged) is not offered at all;
+        // a mortgage in the group is said once, above the moves.
         asked.push(quote(ctx, payload).then((answer) => {
           if (answer.txn) btn.textContent = `${label} ${signed(ctx, netFor(answer.txn, player))}`;
-          else if (!unreachable(answer.problem) && answer.problem.status !== 422) btn.remove();
+          else if (!unreachable(answer.problem) && answer.problem.status !== 422) {
+            btn.remove();
+            if (answer.problem.code === 'mortgaged') mortgaged.hidden = false;
+          }
         }));
       };
+      const mortgaged = h('p', {class: 'warn', hidden: true}, t('group_mortgaged'));
       for (const m of moves.build) {
-        const label = m.kind === 'row' ? t('house_on_each') : m.kind === 'hotel' ? t('hotel_on', {deed: m.deed.name}) : t('house_on', {deed: m.deed.name});
-        offer(buildRow, label, {type: 'build', orders: m.orders}, () => {
+        const payload = {type: 'build', orders: m.orders};
+        offer(buildRow, t(BUILD_LABELS[m.kind], {deed: m.deed && m.deed.name}), payload, () => {
           const orders = withPrice(m.orders);
           return orders && {type: 'build', orders};
         });
       }
       for (const m of moves.sell) {
-        const label = m.kind === 'all' ? t('sell_all_group')
-          : m.kind === 'break_down' ? t('break_down_on', {deed: m.deed.name})
-            : m.kind === 'hotel' ? t('sell_hotel_on', {deed: m.deed.name})
-              : t('sell_house_on', {deed: m.deed.name});
         const payload = {type: 'sell_buildings', orders: m.orders};
-        offer(sellRow, label, payload, () => payload);
+        offer(sellRow, t(SELL_LABELS[m.kind], {deed: m.deed && m.deed.name}), payload, () => payload);
       }
       const buildHead = h('h4', {}, t('build'));
       const sellHead = h('h4', {}, t('sell'));
       const none = h('p', {class: 'muted small', hidden: true}, t('no_legal_moves'));
-      section.append(buildHead, buildRow, sellHead, sellRow, none);
+      section.append(mortgaged, buildHead, buildRow, sellHead, sellRow, none);
       Promise.all(asked).then(() => {
         buildHead.hidden = !buildRow.children.length;
         buildRow.hidden = !buildRow.children.length;
@@ -374,7 +421,7 @@ export function buildDialog(ctx, player, {pending = null} = {}) {
       body.append(section);
     }
     body.append(h('details', {}, h('summary', {}, t('more_fields')), field(t('price_per_building'), price, t('price_per_building_hint'))));
-  }, {wide: true, pending});
+  }, {wide: true, pending, stay: true});
 }
 
 // -- taxes, cards, jail ------------------------------------------------------------------

@@ -18,8 +18,8 @@ import {deedPicker} from './views.js';
 export function movesKey(game) {
   const active = (game.players || []).filter((p) => !p.bankrupt).map((p) => p.id);
   const open = (game.ious || []).filter((i) => i.outstanding > 0).map((i) => i.id);
-  // Who holds each deed and whether it is mortgaged: which deeds a move offers.
-  const deeds = Object.entries(game.properties || {}).map(([id, p]) => [id, p.owner, Boolean(p.mortgaged)]);
+  // Who holds each deed, whether it is mortgaged, what stands on it: which deeds a move offers.
+  const deeds = Object.entries(game.properties || {}).map(([id, p]) => [id, p.owner, Boolean(p.mortgaged), p.houses, Boolean(p.hotel)]);
   return JSON.stringify([game.status, active, open, deeds]);
 }
 

@@ -43,19 +43,6 @@ export class Board {
   currency() { return currencyLabel(this.rs.currency); }
   group(id) { return this.groups.get(this.byId.get(id).group); }
   buildable(deed) { return deed.house_price !== undefined && deed.kind !== 'railroad' && deed.kind !== 'utility' && deed.kind !== 'central'; }
-  hbh() { return Number(this.params.houses_before_hotel || 4); }
-  maxHouses() { return Number(this.params.max_houses || 4); }
-
-  /** Buildable groups a player holds whole, with none of it mortgaged. */
-  buildableGroups(state, player) {
-    const out = [];
-    for (const [group, deeds] of this.groups) {
-      if (!deeds.every((d) => this.buildable(d))) continue;
-      if (!deeds.every((d) => state.properties[d.id].owner === player)) continue;
-      out.push({group, deeds, mortgaged: deeds.some((d) => state.properties[d.id].mortgaged)});
-    }
-    return out;
-  }
 
   deedsOf(state, owner) {
     return this.deeds.filter((d) => state.properties[d.id] && state.properties[d.id].owner === owner);
