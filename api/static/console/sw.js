@@ -11,6 +11,7 @@ const STATIC = '/console/static/';
 // Every file of the console (tests/api/test_console_http.py checks that none is missing).
 const FILES = [
   'banker.html', 'play.html', 'css/console.css', 'icons/favicon.svg',
+  'js/theme-boot.js', 'js/theme.js',
   'js/actions.js', 'js/api.js', 'js/banker.js', 'js/dom.js', 'js/history.js', 'js/i18n.js',
   'js/i18n-pl.js', 'js/i18n-ru.js', 'js/intents.js', 'js/live.js', 'js/offline.js',
   'js/outbox.js', 'js/play.js', 'js/quote.js', 'js/replay.js', 'js/rules.js', 'js/store.js', 'js/views.js',

@@ -11,6 +11,7 @@ import {Api, unreachable} from './api.js';
 import {Intents} from './intents.js';
 import {askAgain} from './actions.js';
 import {t, langSwitch, onLangChange, setDocumentLang} from './i18n.js';
+import {themeSwitch} from './theme.js';
 import {Board} from './rules.js';
 import {GameContext, deedChips, deedPicker, statementTable, problemView, standingsView} from './views.js';
 import {Live} from './live.js';
@@ -41,7 +42,7 @@ function topbar() {
   replace(top, h('div', {class: 'brand-row'},
     h('span', {class: 'brand'}, h('img', {src: '/console/static/icons/favicon.svg', alt: '', width: 24, height: 24}), ' tablebank'),
     ctx ? h('span', {class: 'game-name'}, ctx.game.name) : null,
-    langSwitch()));
+    langSwitch(), themeSwitch()));
 }
 
 async function load() {
