@@ -1,4 +1,4 @@
-"""Dark mode (issue 22), in Debian's chromium against a real
+"""Dark mode and the app on the home screen (issue 22), in Debian's chromium against a real
 ``tablebank serve``, at a phone's and a laptop's width:
 
 - a device whose scheme is dark gets the dark theme (its ground and ink, read off the computed
@@ -6,7 +6,9 @@
   WCAG AA's 4.5:1 in both themes (the page's, a card's, a button's, a problem's, a warning's,
   a toast's, a link's, a quote's), and every player's colour reads as text on a card;
 - the switch beside the language menu (a touch target of 44 by 44 px) overrides the device's
-  scheme, and its choice outlives a reload; "auto" gives the device its say back.
+  scheme, and its choice outlives a reload; "auto" gives the device its say back;
+- the manifest the pages link is served, parses and has what a home screen needs, and both of
+  its icons load at the sizes it declares; a player's page links its game's own manifest.
 
 Needs what tests/e2e/test_console.py needs (Playwright for Python, Debian's chromium); without
 them these tests skip, unless TABLEBANK_REQUIRE_ALL=1 makes that a failure.
@@ -284,3 +286,65 @@ def test_the_theme_is_in_force_before_any_module_of_the_console_runs(
     assert page.locator("#top").evaluate("el => el.childElementCount") == 0  # no module ran
     assert painted(page) == {"theme": "dark", "bg": DARK["bg"], "ink": DARK["ink"]}
     assert page.locator('meta[name="color-scheme"]').get_attribute("content") == "dark"
+
+
+MANIFEST = """async (url) => {
+  const answer = await fetch(url);
+  const manifest = await answer.json();
+  const icons = await Promise.all(manifest.icons.map(async (icon) => {
+    const img = new Image();
+    img.src = icon.src;
+    await img.decode();
+    const loaded = `${img.naturalWidth}x${img.naturalHeight}`;
+    return {sizes: icon.sizes, purpose: icon.purpose, loaded};
+  }));
+  return {type: answer.headers.get('content-type'), manifest, icons};
+}"""
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_the_manifest_the_bankers_page_links_is_served_with_icons_that_load(
+    browser: Browser, request: pytest.FixtureRequest, server: Server, width: int
+) -> None:
+    page = themed_page(browser, request, width, "dark")
+    page.goto(server.base + "/")
+    href = page.locator('link[rel="manifest"]').get_attribute("href")
+    assert href == "/manifest.webmanifest"
+    found = page.evaluate(MANIFEST, href)
+    assert found["type"] == "application/manifest+json"
+    manifest = found["manifest"]
+    assert {key: manifest[key] for key in ("name", "short_name", "start_url", "display")} == {
+        "name": "tablebank",
+        "short_name": "tablebank",
+        "start_url": "/",
+        "display": "standalone",
+    }
+    assert manifest["background_color"] == "#f3f4f1"
+    assert manifest["theme_color"] == "#14532d"
+    assert found["icons"] == [
+        {"sizes": "192x192", "purpose": "any", "loaded": "192x192"},
+        {"sizes": "512x512", "purpose": "any", "loaded": "512x512"},
+        {"sizes": "512x512", "purpose": "maskable", "loaded": "512x512"},
+    ]
+    # The status bar's colour of the theme in force (the dark one here).
+    theme_colour = page.evaluate(
+        """() => [...document.querySelectorAll('meta[name="theme-color"]')]
+          .filter((m) => matchMedia(m.media || 'all').matches).map((m) => m.content)"""
+    )
+    assert theme_colour == ["#0f3320"]
+
+
+def test_a_players_page_links_its_games_own_manifest(
+    browser: Browser, request: pytest.FixtureRequest, server: Server, game: dict
+) -> None:
+    page = themed_page(browser, request, 360, "dark")
+    page.goto(f"{server.base}/play/{game['id']}#p=p2&token={game['tokens']['p2']}")
+    expect(page.get_by_text("Bartholomew").first).to_be_visible()
+    href = page.locator('link[rel="manifest"]').get_attribute("href")
+    assert href == f"/play/{game['id']}/manifest.webmanifest"
+    found = page.evaluate(MANIFEST, href)
+    assert found["type"] == "application/manifest+json"
+    assert found["manifest"]["start_url"] == f"/play/{game['id']}"
+    assert "token" not in str(found["manifest"])
+    assert [icon["loaded"] for icon in found["icons"]] == ["192x192", "512x512", "512x512"]
+    assert painted(page)["bg"] == DARK["bg"]

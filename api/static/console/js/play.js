@@ -27,6 +27,8 @@ const RETRY_MAX_MS = 10000;
 const main = document.getElementById('main');
 const top = document.getElementById('top');
 const gameId = location.pathname.split('/').filter(Boolean)[1];
+// Put on a home screen, the app opens this game's players' page (the server's manifest of it).
+document.head.append(h('link', {rel: 'manifest', href: `/play/${encodeURIComponent(gameId)}/manifest.webmanifest`}));
 const link = playerLink();
 const me = link.p;
 const api = new Api(link.token);
