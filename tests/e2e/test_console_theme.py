@@ -17,11 +17,13 @@ them these tests skip, unless TABLEBANK_REQUIRE_ALL=1 makes that a failure.
 from __future__ import annotations
 
 import contextlib
+import os
 import time
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
-from console_steps import new_game, new_page, open_table, record
+from console_steps import goto, more, new_game, new_page, open_table, record, settled
 from layout import HEIGHT, TAP
 from server import Server
 
@@ -146,7 +148,9 @@ def test_contrast_is_wcags_ratio() -> None:
 @pytest.fixture(scope="module")
 def game(server: Server) -> dict:
     """A classic table with a little on it: a house, a mortgage, a payment, for the replay."""
-    game = new_game(server, "classic", ["Alexandra", "Bartholomew", "Małgorzata"])
+    game = new_game(
+        server, "classic", ["Alexandra", "Bartholomew", "Małgorzata"], name="Evening game"
+    )
     for body in (
         {"type": "buy", "player": "p1", "property": "mediterranean-avenue"},
         {"type": "buy", "player": "p1", "property": "baltic-avenue"},
@@ -348,3 +352,44 @@ def test_a_players_page_links_its_games_own_manifest(
     assert "token" not in str(found["manifest"])
     assert [icon["loaded"] for icon in found["icons"]] == ["192x192", "512x512", "512x512"]
     assert painted(page)["bg"] == DARK["bg"]
+
+
+@pytest.mark.parametrize(("width", "size"), [(360, "phone"), (1280, "laptop")])
+def test_the_table_a_dialog_and_the_replay_are_drawn_in_the_dark(
+    browser: Browser,
+    request: pytest.FixtureRequest,
+    server: Server,
+    game: dict,
+    tmp_path: Path,
+    width: int,
+    size: str,
+) -> None:
+    # With TABLEBANK_SCREENSHOTS=docs/screenshots the dark pictures of docs/console.md are saved.
+    out = Path(os.environ.get("TABLEBANK_SCREENSHOTS") or tmp_path)
+    out.mkdir(parents=True, exist_ok=True)
+    page = themed_page(browser, request, width, "dark")
+    open_table(page, server, game)
+    settled(page)
+    page.screenshot(path=out / f"dark-table-{size}.png")
+    dialog = more(page, "p1", "Payment")
+    expect(dialog.locator("select[name=to]")).to_be_visible()
+    colours = dialog.evaluate(
+        "el => [getComputedStyle(el).backgroundColor, getComputedStyle(el).color]"
+    )
+    assert colours == [DARK["card"], DARK["ink"]]
+    page.screenshot(path=out / f"dark-dialog-{size}.png")
+    page.keyboard.press("Escape")
+    expect(dialog).to_have_count(0)
+    goto(page, f"{server.base}/#/g/{game['id']}/replay")
+    markers = page.locator(".uplot .u-legend .u-series .u-marker")
+    expect(markers).to_have_count(4)  # the steps' column and the three players
+    # Alexandra's line is her colour of the dark theme (--p1), and of the light one once chosen.
+    marker = "el => getComputedStyle(el).borderColor"
+    assert markers.nth(1).evaluate(marker) == "rgb(96, 165, 250)"  # #60a5fa
+    page.screenshot(path=out / f"dark-replay-{size}.png", full_page=True)
+    page.get_by_test_id("theme-switch").select_option("light")
+    expect(page.locator("html")).to_have_attribute("data-theme", "light")
+    page.wait_for_function(
+        "() => getComputedStyle(document.querySelectorAll('.u-legend .u-marker')[1]).borderColor"
+        " === 'rgb(29, 78, 216)'"  # #1d4ed8
+    )
