@@ -172,6 +172,11 @@ def themed_page(browser: Browser, request: pytest.FixtureRequest, width: int, sc
     return page
 
 
+# The theme-color metas in force: the colour a phone gives its status bar.
+THEME_COLOUR = """() => [...document.querySelectorAll('meta[name="theme-color"]')]
+  .filter((m) => matchMedia(m.getAttribute('media') || 'all').matches).map((m) => m.content)"""
+
+
 def painted(page: Page) -> dict[str, str]:
     return page.evaluate(PAINTED)  # type: ignore[no-any-return]
 
@@ -233,6 +238,8 @@ def test_the_switch_to_light_overrides_a_dark_device_and_outlives_a_reload(
     page.reload()
     expect(page.get_by_test_id("cash-p1")).to_be_visible()
     assert painted(page) == {"theme": "light", "bg": LIGHT["bg"], "ink": LIGHT["ink"]}
+    # The phone's status bar takes the light theme's green (--brand), the dark scheme aside.
+    assert page.evaluate(THEME_COLOUR) == ["#14532d"]
     expect(page.get_by_test_id("theme-switch")).to_have_value("light")
     assert page.evaluate("localStorage.getItem('tablebank.theme')") == "light"
     # "Auto" hands the choice back to the device, which is dark; and follows it when it turns.
@@ -331,11 +338,7 @@ def test_the_manifest_the_bankers_page_links_is_served_with_icons_that_load(
         {"sizes": "512x512", "purpose": "maskable", "loaded": "512x512"},
     ]
     # The status bar's colour of the theme in force (the dark one here).
-    theme_colour = page.evaluate(
-        """() => [...document.querySelectorAll('meta[name="theme-color"]')]
-          .filter((m) => matchMedia(m.media || 'all').matches).map((m) => m.content)"""
-    )
-    assert theme_colour == ["#0f3320"]
+    assert page.evaluate(THEME_COLOUR) == ["#0f3320"]
 
 
 def test_a_players_page_links_its_games_own_manifest(
@@ -352,6 +355,9 @@ def test_a_players_page_links_its_games_own_manifest(
     assert "token" not in str(found["manifest"])
     assert [icon["loaded"] for icon in found["icons"]] == ["192x192", "512x512", "512x512"]
     assert painted(page)["bg"] == DARK["bg"]
+    # The player finds the switch where the banker does, beside the language menu.
+    switch = page.locator(".brand-row > .lang-box + .theme-box [data-testid=theme-switch]")
+    expect(switch).to_be_visible()
 
 
 @pytest.mark.parametrize(("width", "size"), [(360, "phone"), (1280, "laptop")])

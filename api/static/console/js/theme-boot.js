@@ -34,8 +34,9 @@
     // Each theme-color meta is written for one scheme (its media); a choice on this device
     // makes its theme's meta the one in force, whatever the device's scheme.
     for (const meta of document.querySelectorAll('meta[name="theme-color"]')) {
-      meta.dataset.media ??= meta.media;
-      meta.media = chosen === 'auto' ? meta.dataset.media : (meta.dataset.media.includes(theme) ? 'all' : 'not all');
+      if (!meta.hasAttribute('data-media')) meta.setAttribute('data-media', meta.getAttribute('media') || 'all');
+      const written = meta.getAttribute('data-media');
+      meta.setAttribute('media', chosen === 'auto' ? written : (written.includes(theme) ? 'all' : 'not all'));
     }
     if (changed) document.dispatchEvent(new CustomEvent('tablebank-theme', {detail: {theme, choice: chosen}}));
   }
