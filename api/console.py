@@ -1,7 +1,9 @@
 """The browser console: the banker's page at ``/``, the players' page at ``/play/<game>``,
 their static files under ``/console/static/``, the service worker at ``/sw.js`` (at the root, so
-that its scope covers both pages), QR codes of the players' links, and the address the players'
-phones reach this server at (``GET /console/address``).
+that its scope covers both pages), the web app manifest that puts the console on a phone's home
+screen (``/manifest.webmanifest``, opening the banker's page; ``/play/<game>/manifest.webmanifest``,
+opening that game's players' page), QR codes of the players' links, and the address the
+players' phones reach this server at (``GET /console/address``).
 
 The pages are static: their scripts do everything through the REST API, with the tokens the
 banker's browser keeps. A player's token travels in the URL fragment (``#p=p1&token=...``),
@@ -18,6 +20,8 @@ code as an ``<img>`` of the SVG it fetched, where no script in it could ever run
 from __future__ import annotations
 
 import io
+import json
+from pathlib import Path
 from typing import Any
 from uuid import UUID
 
@@ -53,6 +57,9 @@ SECURITY_HEADERS = {
     "Cross-Origin-Opener-Policy": "same-origin",
     "Permissions-Policy": "camera=(), microphone=(), geolocation=()",
 }
+
+MANIFEST = "manifest.webmanifest"
+MANIFEST_TYPE = "application/manifest+json"  # the W3C's; a browser takes no other for sure
 
 MAX_QR_TEXT = 1000  # a link with a game id and a token is about 150 characters
 
@@ -112,6 +119,34 @@ def service_worker() -> Response:
     )
     response.headers["Cache-Control"] = "no-cache"  # a new console's worker replaces the old
     return response
+
+
+@console_blp.get("/manifest.webmanifest")
+def web_manifest() -> Response:
+    """The console as an app on a phone's home screen (name, icons, colours), opening at ``/``."""
+    response = send_from_directory(
+        str(console_blp.static_folder), MANIFEST, mimetype=MANIFEST_TYPE, max_age=0
+    )
+    response.headers["Cache-Control"] = "no-cache"
+    return response
+
+
+@console_blp.get("/play/<game>/manifest.webmanifest")
+def players_manifest(game: str) -> Response:
+    """The same app opening at one game's players' page: the phone keeps the player's link, so
+    the page opens without it (``js/store.js``); the manifest names no token."""
+    try:
+        UUID(game)
+    except ValueError:
+        abort(404, f"no game {game}")
+    manifest = json.loads(Path(str(console_blp.static_folder), MANIFEST).read_text("utf-8"))
+    page = f"/play/{game}"
+    manifest.update(id=page, start_url=page, scope=page)
+    return Response(
+        json.dumps(manifest, ensure_ascii=False),
+        mimetype=MANIFEST_TYPE,
+        headers={"Cache-Control": "no-cache"},
+    )
 
 
 @console_blp.post("/console/qr")

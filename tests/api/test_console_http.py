@@ -110,9 +110,13 @@ def test_service_worker_keeps_every_file_of_the_console() -> None:
     on_disk = {
         str(path.relative_to(STATIC))
         for path in STATIC.rglob("*")
-        if path.is_file() and path.suffix in {".html", ".js", ".css", ".svg"}
+        if path.is_file() and path.suffix in {".html", ".js", ".css", ".svg", ".png"}
     } - {"sw.js"}
     assert kept == on_disk
+    # The manifest is kept where the pages link it, at the root beside the banker's page.
+    root = re.search(r"const ROOT = \[(.*?)\]", script, re.S)
+    assert root is not None
+    assert set(re.findall(r"'([^']+)'", root.group(1))) == {"/", "/manifest.webmanifest"}
 
 
 def test_the_api_is_not_under_the_console_policy(client: FlaskClient) -> None:
@@ -155,7 +159,7 @@ def test_pages_hold_nothing_inline_and_load_only_local_files(
     assert markup.inline == []
     assert markup.urls, "the page loads its script and stylesheet"
     for url in markup.urls:
-        assert url.startswith("/console/static/"), url
+        assert url.startswith("/console/static/") or url == "/manifest.webmanifest", url
         assert get(client, url).status_code == 200, url
 
 

@@ -11,6 +11,7 @@ const STATIC = '/console/static/';
 // Every file of the console (tests/api/test_console_http.py checks that none is missing).
 const FILES = [
   'banker.html', 'play.html', 'css/console.css', 'icons/favicon.svg',
+  'icons/icon-192.png', 'icons/icon-512.png', 'icons/icon-maskable-512.png', 'js/theme-boot.js', 'js/theme.js',
   'js/actions.js', 'js/api.js', 'js/banker.js', 'js/dom.js', 'js/history.js', 'js/i18n.js',
   'js/i18n-pl.js', 'js/i18n-ru.js', 'js/intents.js', 'js/live.js', 'js/offline.js',
   'js/outbox.js', 'js/play.js', 'js/quote.js', 'js/replay.js', 'js/rules.js', 'js/store.js', 'js/views.js',
@@ -18,13 +19,17 @@ const FILES = [
   'js/disputes.js', 'js/fairplay.js', 'js/moves.js', 'js/chart.js', 'js/stats.js',
   'vendor/uplot/uPlot.iife.min.js', 'vendor/uplot/uPlot.min.css',
 ].map((f) => STATIC + f);
+// What the console serves at the root: the banker's page and the web app manifest.
+const ROOT = ['/', '/manifest.webmanifest'];
 // The players' page is the same file for every game: kept once, under this name.
 const PLAYER_PAGE = '/play/';
+// A game's own manifest (its players' page on the home screen), kept once it was asked for.
+const PLAYER_MANIFEST = /^\/play\/[^/]+\/manifest\.webmanifest$/;
 
 self.addEventListener('install', (event) => {
   event.waitUntil((async () => {
     const cache = await caches.open(CACHE);
-    await cache.addAll(['/', ...FILES]);
+    await cache.addAll([...ROOT, ...FILES]);
     await cache.put(PLAYER_PAGE, await fetch(`${STATIC}play.html`, {cache: 'no-cache'}));
     await self.skipWaiting();
   })());
@@ -42,8 +47,9 @@ self.addEventListener('activate', (event) => {
 /** The name a console file is kept under; null for what is not the console's own. */
 function cacheKey(url) {
   if (url.origin !== self.location.origin) return null;
-  if (url.pathname === '/') return '/';
+  if (ROOT.includes(url.pathname)) return url.pathname;
   if (/^\/play\/[^/]+$/.test(url.pathname)) return PLAYER_PAGE;
+  if (PLAYER_MANIFEST.test(url.pathname)) return url.pathname;
   if (url.pathname.startsWith(STATIC)) return url.pathname;
   return null;
 }

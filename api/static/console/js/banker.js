@@ -23,6 +23,7 @@ import {Outbox, keepDrawn, waitingMoves, discardOutbox} from './outbox.js';
 import {countdown} from './clock.js';
 import {turnsCard} from './turns.js';
 import {loadMoves, movesKey} from './moves.js';
+import {themeSwitch} from './theme.js';
 
 const main = document.getElementById('main');
 const top = document.getElementById('top');
@@ -103,7 +104,7 @@ function topbar(ctx, view) {
     h('div', {class: 'brand-row'},
       h('a', {class: 'brand', href: '#/'}, h('img', {src: '/console/static/icons/favicon.svg', alt: '', width: 24, height: 24}), ' tablebank'),
       ctx ? h('span', {class: 'game-name'}, ctx.game.name) : null,
-      langSwitch()),
+      langSwitch(), themeSwitch()),
     nav);
 }
 

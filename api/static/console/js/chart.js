@@ -20,5 +20,3 @@ export function loadUplot() {
   return uplotLoading;
 }
 
-// Player line colours, matching the player classes of the stylesheet (pc1..pc8).
-export const COLOURS = ['#1d4ed8', '#b91c1c', '#047857', '#7c3aed', '#c2410c', '#0e7490', '#be185d', '#4d7c0f'];

@@ -1,6 +1,7 @@
 // Polski.
 export const pl = {
   sections: 'Sekcje', nav_table: 'Stół', nav_players: 'Linki i QR', nav_history: 'Historia', nav_replay: 'Powtórka',
+  theme: 'Motyw', theme_auto: 'Auto', theme_light: 'Jasny', theme_dark: 'Ciemny',
   language: 'Język', home_title: 'Bank twojej gry planszowej',
   home_intro: 'Zapisuj każdy ruch pieniędzy przy stole; gracze śledzą swoje pieniądze na własnych telefonach.',
   new_game: 'Nowa gra', games_here: 'Gry na tym urządzeniu', no_games_here: 'Na tym urządzeniu nie ma jeszcze gier.',

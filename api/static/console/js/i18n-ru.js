@@ -1,6 +1,7 @@
 // Русский.
 export const ru = {
   sections: 'Разделы', nav_table: 'Стол', nav_players: 'Ссылки и QR', nav_history: 'История', nav_replay: 'Повтор',
+  theme: 'Тема', theme_auto: 'Авто', theme_light: 'Светлая', theme_dark: 'Тёмная',
   language: 'Язык', home_title: 'Банк вашей настольной игры',
   home_intro: 'Записывайте каждое движение денег за столом; игроки следят за своими деньгами на своих телефонах.',
   new_game: 'Новая игра', games_here: 'Игры на этом устройстве', no_games_here: 'На этом устройстве пока нет игр.',

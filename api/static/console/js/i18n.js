@@ -8,6 +8,7 @@ import * as store from './store.js';
 export const en = {
   // navigation and screens
   sections: 'Sections', nav_table: 'Table', nav_players: 'Links & QR', nav_history: 'History', nav_replay: 'Replay',
+  theme: 'Theme', theme_auto: 'Auto', theme_light: 'Light', theme_dark: 'Dark',
   language: 'Language', home_title: 'The bank of your board game',
   home_intro: 'Record every movement of money at the table; the players follow their own money on their phones.',
   new_game: 'New game', games_here: 'Games on this device', no_games_here: 'No games on this device yet.',

@@ -11,6 +11,7 @@ import {Api, unreachable} from './api.js';
 import {Intents} from './intents.js';
 import {askAgain} from './actions.js';
 import {t, langSwitch, onLangChange, setDocumentLang} from './i18n.js';
+import {themeSwitch} from './theme.js';
 import {Board} from './rules.js';
 import {GameContext, deedChips, deedPicker, statementTable, problemView, standingsView} from './views.js';
 import {Live} from './live.js';
@@ -27,6 +28,8 @@ const RETRY_MAX_MS = 10000;
 const main = document.getElementById('main');
 const top = document.getElementById('top');
 const gameId = location.pathname.split('/').filter(Boolean)[1];
+// Put on a home screen, the app opens this game's players' page (the server's manifest of it).
+document.head.append(h('link', {rel: 'manifest', href: `/play/${encodeURIComponent(gameId)}/manifest.webmanifest`}));
 const link = playerLink();
 const me = link.p;
 const api = new Api(link.token);
@@ -42,7 +45,7 @@ function topbar() {
   replace(top, h('div', {class: 'brand-row'},
     h('span', {class: 'brand'}, h('img', {src: '/console/static/icons/favicon.svg', alt: '', width: 24, height: 24}), ' tablebank'),
     ctx ? h('span', {class: 'game-name'}, ctx.game.name) : null,
-    langSwitch()));
+    langSwitch(), themeSwitch()));
 }
 
 async function load() {

@@ -5,10 +5,18 @@
 import {h, replace, field} from './dom.js';
 import {t, locale} from './i18n.js';
 import {describeTxn} from './views.js';
-import {COLOURS, loadUplot} from './chart.js';
+import {loadUplot} from './chart.js';
 import {statsSection} from './stats.js';
+import {colour, onThemeChange} from './theme.js';
 
 let onResize = null;
+// The chart on screen drawn again in the colours of a theme that came into force meanwhile.
+let redrawChart = null;
+onThemeChange(() => { if (redrawChart) redrawChart(); });
+
+// A player's line is her colour of the stylesheet (--p1 to --p8, as .pc1 to .pc8) in the theme
+// in force; the axes, the grid and the step's line are its ink and lines.
+const playerColour = (i) => colour(`p${(i % 8) + 1}`);
 
 export async function replayScreen(ctx, main, stale = () => false) {
   const {steps} = await ctx.api.replay(ctx.id);
@@ -58,6 +66,7 @@ export async function replayScreen(ctx, main, stale = () => false) {
 
   try {
     const UPlot = await loadUplot();
+    if (stale()) return;
     const xs = steps.map((s) => s.seq);
     const series = ctx.players.map((p) => steps.map((s) => s.net_worths[p.id] ?? null));
     const width = () => Math.max(280, chartBox.clientWidth || 320);
@@ -67,7 +76,7 @@ export async function replayScreen(ctx, main, stale = () => false) {
           const x = Math.round(u.valToPos(steps[current].seq, 'x', true));
           const c = u.ctx;
           c.save();
-          c.strokeStyle = '#111827';
+          c.strokeStyle = colour('ink');
           c.lineWidth = 2;
           c.setLineDash([4, 4]);
           c.beginPath();
@@ -79,15 +88,24 @@ export async function replayScreen(ctx, main, stale = () => false) {
       },
     };
     const fmt = new Intl.NumberFormat(locale());
-    chart = new UPlot({
-      width: width(),
-      height: 260,
-      plugins: [cursorLine],
-      scales: {x: {time: false}},
-      axes: [{label: '#'}, {values: (u, vals) => vals.map((v) => fmt.format(v)), size: 60}],
-      series: [{label: '#'}, ...ctx.players.map((p, i) => ({label: p.name, stroke: COLOURS[i % COLOURS.length], width: 2,
-        value: (u, v) => (v === null || v === undefined ? '—' : ctx.money(v))}))],
-    }, [xs, ...series], chartBox);
+    const draw = () => {
+      if (chart) chart.destroy();
+      const ink = colour('ink');
+      const grid = {stroke: colour('line')};
+      const ticks = {stroke: colour('line')};
+      chart = new UPlot({
+        width: width(),
+        height: 260,
+        plugins: [cursorLine],
+        scales: {x: {time: false}},
+        axes: [{label: '#', stroke: ink, grid, ticks},
+          {values: (u, vals) => vals.map((v) => fmt.format(v)), size: 60, stroke: ink, grid, ticks}],
+        series: [{label: '#'}, ...ctx.players.map((p, i) => ({label: p.name, stroke: playerColour(i), width: 2,
+          value: (u, v) => (v === null || v === undefined ? '—' : ctx.money(v))}))],
+      }, [xs, ...series], chartBox);
+    };
+    draw();
+    redrawChart = () => { if (chartBox.isConnected) draw(); };
     if (onResize) window.removeEventListener('resize', onResize);
     onResize = () => { if (chartBox.isConnected) chart.setSize({width: width(), height: 260}); };
     window.addEventListener('resize', onResize);

@@ -9,10 +9,11 @@ import {h, replace} from './dom.js';
 import {t, locale} from './i18n.js';
 import {problemView} from './views.js';
 import {loadUplot} from './chart.js';
+import {colour, onThemeChange} from './theme.js';
 
-// The bars' colours: rent collected, and the price paid for the deed.
-const RENT = '#047857';
-const PRICE = '#64748b';
+// The chart on screen, drawn again in the colours of a theme that came into force meanwhile.
+let redrawChart = null;
+onThemeChange(() => { if (redrawChart) redrawChart(); });
 const KEPT = 30; // the answers a page keeps (a replay asks one per step shown)
 const BAR = 30; // px of chart a deed takes
 
@@ -66,6 +67,11 @@ function deedsTable(ctx, deeds) {
 /** Rent collected against price paid, one pair of bars per deed (uPlot, bars across). */
 async function drawDeeds(ctx, box, deeds) {
   const UPlot = await loadUplot();
+  // The bars in the theme's colours (rent collected: a gain's; the price paid: muted), the
+  // axes in its ink and lines.
+  const rent = colour('ok-mark');
+  const price = colour('muted');
+  const axis = {stroke: colour('ink'), grid: {stroke: colour('line')}, ticks: {stroke: colour('line')}};
   const fmt = new Intl.NumberFormat(locale());
   const width = () => Math.max(260, box.clientWidth || 320);
   const height = 70 + BAR * deeds.length;
@@ -96,20 +102,26 @@ async function drawDeeds(ctx, box, deeds) {
     height,
     scales: {x: {time: false, ori: 1, dir: -1, range: [-0.5, deeds.length - 0.5]}, y: {ori: 0, range: (u, min, max) => [0, Math.max(1, max)]}},
     axes: [
-      {side: 3, size: labelsWidth, gap: 4, splits: () => deeds.map((_, i) => i), grid: {show: false},
+      {...axis, side: 3, size: labelsWidth, gap: 4, splits: () => deeds.map((_, i) => i), grid: {show: false},
         values: (u, splits) => splits.map((i) => fitted(u, names[i] ?? ''))},
-      {side: 0, values: (u, vals) => vals.map((v) => fmt.format(v)), size: 30},
+      {...axis, side: 0, values: (u, vals) => vals.map((v) => fmt.format(v)), size: 30},
     ],
     legend: {live: false},
     cursor: {show: false},
     series: [
       {label: t('st_deed'), value: (u, i) => names[i] ?? ''},
-      {label: t('st_rent_collected'), fill: RENT, stroke: RENT, width: 0, paths: bars(-1), points: {show: false}},
-      {label: t('st_price_paid'), fill: PRICE, stroke: PRICE, width: 0, paths: bars(1), points: {show: false}},
+      {label: t('st_rent_collected'), fill: rent, stroke: rent, width: 0, paths: bars(-1), points: {show: false}},
+      {label: t('st_price_paid'), fill: price, stroke: price, width: 0, paths: bars(1), points: {show: false}},
     ],
   }, [deeds.map((_, i) => i), deeds.map((d) => d.rent_collected), deeds.map((d) => d.price_paid)], box);
   const resize = () => { if (box.isConnected) chart.setSize({width: width(), height}); else window.removeEventListener('resize', resize); };
   window.addEventListener('resize', resize);
+  redrawChart = () => {
+    if (!box.isConnected) return;
+    window.removeEventListener('resize', resize);
+    chart.destroy();
+    drawDeeds(ctx, box, deeds);
+  };
 }
 
 /** The answer of …/stats, in tables and a chart. */
