@@ -13,7 +13,9 @@ ledger records them itself), a type the game does not offer (an option that is o
 variant's type), and a type with a field it must have and nothing to fill it with (an IOU
 repaid when no IOU is open, rent before anyone holds a deed, a purchase once the Bank holds
 none). With a player's token only the types that player may record are
-listed, and a field naming the acting player offers that player alone.
+listed, and a field naming the acting player offers that player alone (and the type's other
+accounts and deeds everyone else's: a payment goes to somebody else, rent is paid on somebody
+else's deed).
 """
 
 from __future__ import annotations
@@ -50,9 +52,13 @@ def moves_of(
             continue
         if not _may_record(declared, by, active):
             continue
-        # A player's own field (a payment's `from`) offers him alone.
+        # A player's own field (a payment's `from`) offers him alone, and the type's other
+        # accounts everyone else: he pays somebody, not himself.
         acting = declared.player_field if by != "banker" else None
-        fields = [table.filled(f, only=by if f.name == acting else None) for f in declared.fields]
+        fields = [
+            table.filled(f, only=by) if f.name == acting else table.filled(f, besides=acting and by)
+            for f in declared.fields
+        ]
         if any(_empty(spec) for spec in fields):
             continue
         out.append(
@@ -94,8 +100,16 @@ class _Table:
     ) -> None:
         self.rs, self.options, self.state, self.active, self.pot = rs, options, state, active, pot
 
-    def filled(self, field: Field, only: str | None = None) -> dict[str, Any]:
+    def filled(
+        self, field: Field, only: str | None = None, besides: str | None = None
+    ) -> dict[str, Any]:
         choices = [only] if only is not None else self.choices(field)
+        if besides and choices is not None and field.kind in ("account", "player"):
+            choices = [c for c in choices if c != besides]
+        if besides and choices is not None and field.kind == "deed":
+            # Rent is paid on somebody else's deed.
+            props = self.state["properties"]
+            choices = [c for c in choices if props[c]["owner"] != besides]
         bounds = {"max": self.state["last_seq"]} if field.kind == "seq" else None
         spec = field.spec(choices, bounds)
         if field.fields:

@@ -167,7 +167,14 @@ def test_a_players_token_lists_what_that_player_may_record(table: Table) -> None
     assert listed["payment"]["who"] == ["banker", "player"]
     assert field(listed["payment"], "from")["choices"] == ["p2"]  # out of his own account
     assert field(listed["rent"], "payer")["choices"] == ["p2"]
-    assert field(listed["payment"], "to")["choices"] == ["bank", "p1", "p2", "p3"]
+    # Rent on somebody else's deed ("Rent"): Bob's own is not his to pay rent on.
+    table.record({"type": "buy", "player": "p2", "property": "park-place"})
+    assert field(moves(table, token=table.tokens["p2"])["rent"], "property")["choices"] == [
+        "boardwalk"
+    ]
+    # He pays somebody else: a payment is a posting from one account to another
+    # (docs/rules.md, "Money conservation").
+    assert field(listed["payment"], "to")["choices"] == ["bank", "p1", "p3"]
 
 
 def test_a_bankrupt_players_token_may_record_only_a_dispute(table: Table) -> None:

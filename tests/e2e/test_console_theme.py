@@ -387,7 +387,8 @@ def test_the_table_a_dialog_and_the_replay_are_drawn_in_the_dark(
     page.keyboard.press("Escape")
     expect(dialog).to_have_count(0)
     goto(page, f"{server.base}/#/g/{game['id']}/replay")
-    markers = page.locator(".uplot .u-legend .u-series .u-marker")
+    # The net worth chart, not the statistics' chart of the deeds (.stats-chart) under it.
+    markers = page.locator(".chart:not(.stats-chart) .uplot .u-legend .u-series .u-marker")
     expect(markers).to_have_count(4)  # the steps' column and the three players
     # Alexandra's line is her colour of the dark theme (--p1), and of the light one once chosen.
     marker = "el => getComputedStyle(el).borderColor"
@@ -396,6 +397,7 @@ def test_the_table_a_dialog_and_the_replay_are_drawn_in_the_dark(
     page.get_by_test_id("theme-switch").select_option("light")
     expect(page.locator("html")).to_have_attribute("data-theme", "light")
     page.wait_for_function(
-        "() => getComputedStyle(document.querySelectorAll('.u-legend .u-marker')[1]).borderColor"
+        "() => getComputedStyle(document.querySelectorAll("
+        "'.chart:not(.stats-chart) .u-legend .u-marker')[1]).borderColor"
         " === 'rgb(29, 78, 216)'"  # #1d4ed8
     )

@@ -193,6 +193,17 @@ export function moveForm(ctx, move, preset = {}, {radios = [], pickers = {}, hin
       this.sync();
     },
     missing,
+    /** Marks the fields a record needs and are empty or wrong, says which in `errorBox`, and
+     * gives undefined; `texts` may say why one is needed ({reason: 'reason_required'}). */
+    sayMissing(errorBox, texts = {}) {
+      const names = missing();
+      for (const name of names) inputs.get(name).el.setAttribute('aria-invalid', 'true');
+      if (names[0]) inputs.get(names[0]).el.focus();
+      const [only, ...more] = names;
+      replace(errorBox, h('p', {class: 'problem', role: 'alert'}, only && !more.length && texts[only]
+        ? t(texts[only]) : t('move_missing', {fields: names.map((n) => fieldLabel(move.type, n)).join(', ')})));
+      return undefined;
+    },
     body(standIn = {}) {
       if (missing(standIn).length) return undefined;
       const out = {type: move.type, ...fixed};
@@ -207,7 +218,7 @@ export function moveForm(ctx, move, preset = {}, {radios = [], pickers = {}, hin
 }
 
 /** The fields a quote's 422 names (a utility's dice, an Elite plot's price), or none. */
-function askedIn(answer) {
+export function askedIn(answer) {
   const errors = answer && answer.problem && answer.problem.status === 422 && answer.problem.body.errors;
   return errors ? Object.keys(errors).map((n) => n.split('.').pop()) : [];
 }
@@ -265,18 +276,7 @@ export function moveDialog(ctx, txnDialog, type, preset = {}, {title, testid = '
       el.addEventListener('change', changed);
     }
     m.sync();
-    record = form.button(label, () => {
-      const payload = m.body();
-      if (payload) return payload;
-      for (const name of m.missing()) m.inputs.get(name).el.setAttribute('aria-invalid', 'true');
-      const first = m.missing()[0];
-      if (first) m.inputs.get(first).el.focus();
-      // A field of its own may say why it is needed ("Say why." for a void's reason).
-      const [only, ...more] = m.missing();
-      replace(form.errorBox, h('p', {class: 'problem', role: 'alert'}, only && !more.length && missingTexts[only]
-        ? t(missingTexts[only]) : t('move_missing', {fields: m.missing().map((n) => fieldLabel(type, n)).join(', ')})));
-      return undefined;
-    }, {testid: recordTestid, cls: recordClass, then});
+    record = form.button(label, () => m.body() || m.sayMissing(form.errorBox, missingTexts), {testid: recordTestid, cls: recordClass, then});
     append(body, [...intro(), ...m.rows, view.el, form.memoField(), h('div', {class: 'actions'}, record), ...after(form)]);
     view.now();
   }, {wide: wide ?? move.fields.length > 4});

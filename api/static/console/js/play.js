@@ -5,15 +5,15 @@
 // address bar (playerLink). On a phone others use too, the player makes this device forget it
 // (forgetDevice).
 
-import {loadMoves} from './moves.js';
-import {h, replace, modal, field, select, numberInput, toast} from './dom.js';
+import {loadMoves, moveForm, askedIn} from './moves.js';
+import {h, replace, modal, field, toast} from './dom.js';
 import {Api, unreachable} from './api.js';
 import {Intents} from './intents.js';
 import {askAgain} from './actions.js';
 import {t, langSwitch, onLangChange, setDocumentLang} from './i18n.js';
 import {themeSwitch} from './theme.js';
 import {Board} from './rules.js';
-import {GameContext, deedChips, deedPicker, statementTable, problemView, standingsView} from './views.js';
+import {GameContext, deedChips, statementTable, problemView, standingsView} from './views.js';
 import {Live} from './live.js';
 import {playerDisputes} from './disputes.js';
 import {fairplaySummary} from './fairplay.js';
@@ -163,12 +163,11 @@ function drawForgotten() {
   main.focus();
 }
 
-/** Paying out of one's own account: a payment to anyone, or rent for a deed landed on. */
+/** Paying out of one's own account: a payment to anyone, or rent for a deed landed on. Both
+ * are the moves' forms (moves.js) with this player's account in them: what the server lists
+ * for his token, its accounts and deeds (somebody else's). */
 function payCard() {
   const errorBox = h('div', {});
-  const to = select(ctx.accountOptions({exclude: [me], payee: true}), 'bank', {name: 'to'});
-  const amount = numberInput({name: 'amount', min: 1});
-  const memo = h('input', {type: 'text', name: 'memo', maxlength: 500, autocomplete: 'off'});
   // One key per intent (intents.js): the same payment again moments after it was recorded is
   // asked about, never sent twice silently.
   const send = async (btn, body) => {
@@ -190,60 +189,51 @@ function payCard() {
       btn.disabled = false;
     }
   };
-  const payBtn = h('button', {type: 'button', class: 'primary', dataset: {testid: 'pay'}, onclick: () => {
-    const value = Number(amount.value);
-    if (!Number.isInteger(value) || value < 1) {
-      amount.setAttribute('aria-invalid', 'true');
-      replace(errorBox, h('p', {class: 'problem', role: 'alert'}, t('enter_amount', {min: 1})));
-      amount.focus();
-      return;
+  const card = h('section', {class: 'card'}, h('h2', {}, t('pay_from_my_account')));
+  const payment = ctx.move('payment');
+  if (payment) {
+    const m = moveForm(ctx, payment, {to: 'bank'}, {fixed: {from: me}});
+    m.sync();
+    const memo = h('input', {type: 'text', name: 'memo', maxlength: 500, autocomplete: 'off'});
+    const payBtn = h('button', {type: 'button', class: 'primary', dataset: {testid: 'pay'}, onclick: () => {
+      const body = m.body() || m.sayMissing(errorBox);
+      if (!body) return;
+      if (memo.value.trim()) body.memo = memo.value.trim();
+      send(payBtn, body);
+    }}, t('pay'));
+    card.append(h('div', {class: 'grid2'}, m.rows), field(t('memo'), memo), h('div', {class: 'actions'}, payBtn));
+  }
+  const rent = ctx.move('rent');
+  if (rent) {
+    // The dice (a utility) or the amount only when the server asks for them; a card's
+    // multiplier is the banker's to enter.
+    const r = moveForm(ctx, rent, {}, {fixed: {payer: me}, pickers: {property: {label: t('deed_landed_on')}},
+      asked: ['dice', 'amount', 'multiplier']});
+    r.sync();
+    const rentBtn = h('button', {type: 'button', class: 'secondary', onclick: () => {
+      const body = r.body() || r.sayMissing(errorBox);
+      if (body) send(rentBtn, body);
+    }}, t('pay_rent'));
+    // The rent as the server would charge it now (a dry run with the player's own token), or
+    // why it would not: the page computes no rule itself.
+    const rentView = quoteBox(ctx, () => r.body() || null, {testid: 'rent-quote', basis: false, onAnswer: (answer) => {
+      rentBtn.textContent = t('pay_rent');
+      if (answer && answer.txn) {
+        rentBtn.textContent = `${t('pay_rent')} ${ctx.money(-netFor(answer.txn, me))}`;
+      } else if (r.ask(askedIn(answer))) {
+        replace(rentView.el, h('p', {class: 'muted small'}, t('rent_enter_dice')));
+      }
+    }});
+    for (const {f, el} of r.inputs.values()) {
+      el.addEventListener(el.tiles ? 'change' : 'input', () => {
+        if (f.kind === 'deed') r.unask();
+        rentView.refresh();
+      });
     }
-    const body = {type: 'payment', from: me, to: to.value, amount: value};
-    if (memo.value.trim()) body.memo = memo.value.trim();
-    send(payBtn, body);
-  }}, t('pay'));
-
-  let deedId = null;
-  const dice = numberInput({name: 'dice', min: 2, max: 12});
-  const diceField = field(t('dice_total'), dice);
-  diceField.hidden = true;
-  const rentBody = () => {
-    if (!deedId) return null;
-    const body = {type: 'rent', payer: me, property: deedId};
-    if (!diceField.hidden && dice.value.trim()) body.dice = Number(dice.value);
-    return body;
-  };
-  const rentBtn = h('button', {type: 'button', class: 'secondary', onclick: () => {
-    const body = rentBody();
-    if (body) send(rentBtn, body);
-  }}, t('pay_rent'));
-  // The rent as the server would charge it now (a dry run with the player's own token), or
-  // why it would not: the page computes no rule itself.
-  const rentView = quoteBox(ctx, rentBody, {testid: 'rent-quote', basis: false, onAnswer: (answer) => {
-    rentBtn.textContent = t('pay_rent');
-    const errors = answer && answer.problem && answer.problem.status === 422 && answer.problem.body.errors;
-    if (answer && answer.txn) {
-      rentBtn.textContent = `${t('pay_rent')} ${ctx.money(-netFor(answer.txn, me))}`;
-    } else if (errors && Object.keys(errors).every((f) => f === 'dice')) {
-      diceField.hidden = false;
-      replace(rentView.el, h('p', {class: 'muted small'}, t('rent_enter_dice')));
-    }
-  }});
-  dice.addEventListener('input', rentView.refresh);
-  const rentTitle = h('p', {class: 'preview-title'});
-
-  return h('section', {class: 'card'}, h('h2', {}, t('pay_from_my_account')),
-    h('div', {class: 'grid2'}, field(t('to'), to), field(t('amount'), amount)), field(t('memo'), memo),
-    h('div', {class: 'actions'}, payBtn),
-    h('details', {}, h('summary', {}, t('pay_rent')),
-      deedPicker(ctx, {eligible: (d, prop) => prop.owner !== 'bank' && prop.owner !== me, onChange: (id) => {
-        deedId = id;
-        diceField.hidden = true;
-        replace(rentTitle, `${ctx.deedName(id)} · ${ctx.name(ctx.game.properties[id].owner)}`);
-        rentView.now();
-      }}),
-      diceField, rentTitle, rentView.el, h('div', {class: 'actions'}, rentBtn)),
-    errorBox);
+    card.append(h('details', {}, h('summary', {}, t('pay_rent')), r.rows, rentView.el, h('div', {class: 'actions'}, rentBtn)));
+  }
+  card.append(errorBox);
+  return card;
 }
 
 let updating = null;
