@@ -23,6 +23,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from ledger import rules
 from ledger.ruleset import RuleSet
 from ledger.state import State
 from ledger.transactions import ORDERED, REGISTRY, TransactionType
@@ -40,7 +41,8 @@ def moves_of(
     """The moves ``by`` ("banker" or a player id) may record in the game now."""
     if state["status"] == "finished":
         return []
-    active = [pid for pid, p in state["players"].items() if p["bankrupt_seq"] is None]
+    # The players still at the table: a bankrupt too where the house rule keeps him seated.
+    active = rules.seated_players(state, dict(options))
     # The pot is an account to pay into where the game collects it (the Free Parking rule, the
     # kitty), or while it holds money; else what is paid there would stay there.
     pot = pot_offered(rs, options) or state["balances"].get("pot", 0) > 0

@@ -323,3 +323,13 @@ def test_building_offers_the_streets_of_a_group_held_whole(table: Table) -> None
     # Sold back at half price ("Selling buildings"): the street with the house on it.
     assert field(listed["sell_buildings"], "property")["choices"] == ["mediterranean-avenue"]
     assert field(listed["build"], "property")["choices"] == brown
+
+
+def test_a_bankrupt_kept_seated_is_still_a_choice(new_game: NewGame) -> None:
+    # The house rule keeps a bankrupt at the table with nothing, playing on (docs/rules.md,
+    # "House-rule options"): the moves name her, and her token may pay.
+    table = new_game(keep_bankrupt_players=True)
+    table.record({"type": "bankruptcy", "debtor": "p3", "creditor": "bank", "owed": 2000})
+
+    assert field(moves(table)["salary"], "player")["choices"] == ["p1", "p2", "p3"]
+    assert "payment" in moves(table, token=table.tokens["p3"])

@@ -221,3 +221,76 @@ def test_enter_declares_no_bankruptcy(
     expect(dialog.get_by_test_id("bankruptcy-quote-moves")).to_be_visible()
     expect(dialog).to_be_visible()
     assert logged(server, game, "bankruptcy") == []
+
+
+def test_a_bankrupt_kept_seated_keeps_her_buttons_and_is_paid(
+    browser: Browser, server: Server, request: pytest.FixtureRequest
+) -> None:
+    # docs/rules.md, "House-rule options": with keep_bankrupt_players a bankrupt keeps her
+    # seat with nothing and plays on; the server takes her salary and her payments.
+    game = new_game(
+        server, "classic", ["Ann", "Bob", "Cy"], options={"keep_bankrupt_players": True}
+    )
+    record(server, game, {"type": "bankruptcy", "debtor": "p3", "creditor": "bank", "owed": 5000})
+    page = new_page(browser, request)
+    open_table(page, server, game)
+
+    expect(card(page, "p3").locator(".badges")).to_contain_text("bankrupt")
+    card(page, "p3").get_by_test_id("salary-p3").click()
+    # Cy had nothing left after the bankruptcy: 0 + a GO salary of 200 (docs/rules.md, "Salary").
+    expect(page.get_by_test_id("cash-p3")).to_have_text("$200")
+    dialog = more(page, "p1", "Payment")
+    expect(dialog.locator("select[name=to] option")).to_contain_text(["Cy"])
+
+
+def test_a_bankruptcy_to_the_bank_prompts_the_auctions_of_its_deeds(
+    browser: Browser, server: Server, request: pytest.FixtureRequest
+) -> None:
+    game = new_game(server, "classic", ["Ann", "Bob", "Cy"])
+    record(server, game, {"type": "buy", "player": "p2", "property": "boardwalk"})
+    record(server, game, {"type": "buy", "player": "p2", "property": "reading-railroad"})
+    page = new_page(browser, request)
+    open_table(page, server, game)
+
+    # docs/rules.md, "Bankruptcy": a debtor who owes the Bank gives his deeds back to the
+    # Bank, and the banker auctions them.
+    dialog = more(page, "p2", "Bankruptcy")
+    dialog.locator("input[name=owed]").fill("5000")
+    dialog.get_by_test_id("declare-bankruptcy").click()
+    prompt = page.get_by_test_id("auction-prompt")
+    expect(prompt.locator("button")).to_have_text(["Reading Railroad", "Boardwalk"])
+    prompt.locator("button[data-deed=boardwalk]").click()
+    auction = page.locator("dialog[open]").last
+    expect(auction.locator(".tile[data-deed=boardwalk]")).to_have_attribute("aria-pressed", "true")
+    auction.locator("select[name=winner]").select_option("p3")
+    auction.locator("input[name=bid]").fill("300")
+    auction.get_by_role("button", name="Record the auction").click()
+    # Cy: 1500 - 300 for Boardwalk at auction (docs/rules.md, "Auctions").
+    [won] = logged(server, game, "auction")
+    assert won["request"]["property"] == "boardwalk" and won["postings"] == [
+        {"from": "p3", "to": "bank", "amount": 300}
+    ]
+
+
+def test_an_iou_is_forgiven_after_its_preview_and_passed_only_to_a_third_player(
+    browser: Browser, server: Server, request: pytest.FixtureRequest
+) -> None:
+    game = new_game(server, "classic", ["Ann", "Bob", "Cy"], options={"player_loans": True})
+    record(server, game, {"type": "iou", "debtor": "p2", "creditor": "p1", "amount": 150})
+    page = new_page(browser, request)
+    open_table(page, server, game)
+
+    dialog = more(page, "p1", "IOU")
+    iou = dialog.locator("li.iou")
+    # Bob owes it and Ann holds it: only Cy can take it over (docs/rules.md, "IOUs (player
+    # loans)").
+    expect(iou.locator("select option")).to_have_text(["Cy"])
+    iou.get_by_role("button", name="Forgive").click()
+    forgive = page.locator("dialog[open]").last
+    # What it would do, before anything is recorded: nothing moves, Bob owes 150 no more.
+    expect(forgive.get_by_test_id("move-quote")).not_to_be_empty()
+    assert logged(server, game, "iou_forgive") == []
+    forgive.get_by_test_id("move-record").click()
+    expect(page.locator("dialog[open]")).to_have_count(0)
+    [forgiven] = logged(server, game, "iou_forgive")
+    assert forgiven["basis"]["forgiven"] == 150

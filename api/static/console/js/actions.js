@@ -81,7 +81,7 @@ export function txnDialog(ctx, title, render, {wide = false, pending = null, sta
       errorBox,
       dialog,
       memoField: () => field(t('memo'), memo, t('memo_hint')),
-      button(label, makeBody, {cls = 'primary', testid, then} = {}) {
+      button(label, makeBody, {cls = 'primary', testid, then, done} = {}) {
         let busy = false;
         const btn = h('button', {type: 'button', class: cls, dataset: testid ? {testid} : undefined, onclick: async () => {
           if (busy) return;
@@ -106,6 +106,7 @@ export function txnDialog(ctx, title, render, {wide = false, pending = null, sta
             if (!stay) dialog.close();
             if (then) then(txn);
             await ctx.after(txn);
+            if (done && !txn.queued) done(txn);
             if (stay && dialog.open) {
               if (keepOpen) settleUntil = Date.now() + SETTLE_MS;
               draw();
@@ -665,8 +666,10 @@ export function iouDialog(ctx, player) {
 export function iouList(ctx, ious, form) {
   return h('ul', {class: 'ious'}, ious.map((iou) => {
     const repay = numberInput({name: 'amount', min: 1, value: iou.outstanding, 'aria-label': t('repay_amount')});
-    const to = playerSelect(ctx, ctx.activePlayers().find((p) => p.id !== iou.holder && p.id !== iou.debtor)?.id, {exclude: [iou.holder]});
-    to.setAttribute('aria-label', t('pass_to'));
+    // Passed on to a third player: neither its holder nor its debtor takes it.
+    const others = ctx.activePlayers().filter((p) => p.id !== iou.holder && p.id !== iou.debtor);
+    const to = others.length ? playerSelect(ctx, others[0].id, {exclude: [iou.holder, iou.debtor]}) : null;
+    if (to) to.setAttribute('aria-label', t('pass_to'));
     return h('li', {class: 'iou'},
       h('p', {}, t('iou_line', {debtor: ctx.name(iou.debtor), holder: ctx.name(iou.holder), amount: ctx.money(iou.outstanding), of: ctx.money(iou.amount)})),
       h('div', {class: 'moves'},
@@ -674,8 +677,14 @@ export function iouList(ctx, ious, form) {
           const a = amountOf(repay, form.errorBox);
           return a === undefined ? undefined : {type: 'iou_repay', iou: iou.id, amount: a};
         }, {cls: 'secondary'}),
-        to, form.button(t('pass_on'), () => ({type: 'iou_transfer', iou: iou.id, to: to.value}), {cls: 'secondary'}),
-        form.button(t('forgive'), () => ({type: 'iou_forgive', iou: iou.id}), {cls: 'secondary'})));
+        to, to ? form.button(t('pass_on'), () => ({type: 'iou_transfer', iou: iou.id, to: to.value}), {cls: 'secondary'}) : null,
+        // Forgiving what is still owed, with what it would do shown first (its own form).
+        h('button', {type: 'button', class: 'secondary', onclick: () => {
+          form.dialog.close();
+          moveDialog(ctx, txnDialog, 'iou_forgive', {}, {title: t('forgive'), record: t('forgive'), fixed: {iou: iou.id},
+            intro: () => [h('p', {}, t('iou_line', {debtor: ctx.name(iou.debtor), holder: ctx.name(iou.holder),
+              amount: ctx.money(iou.outstanding), of: ctx.money(iou.amount)}))]});
+        }}, t('forgive'))));
   }));
 }
 
@@ -729,7 +738,8 @@ export function bankruptcyDialog(ctx, debtorId, {creditor: creditorPreset = 'ban
       h('div', {class: 'actions'}, form.button(t('declare_bankruptcy'), () => {
         if (owed.value.trim() && amountOf(owed, form.errorBox) === undefined) return undefined;
         return payload();
-      }, {cls: 'danger', testid: 'declare-bankruptcy', then: () => { if (pendingDialog && pendingDialog.open) pendingDialog.close(); }})));
+      }, {cls: 'danger', testid: 'declare-bankruptcy', then: () => { if (pendingDialog && pendingDialog.open) pendingDialog.close(); },
+        done: (txn) => auctionPrompt(ctx, txn)})));
     update();
   }, {wide: true});
 }
@@ -829,6 +839,10 @@ export function actionSheet(ctx, player) {
     const now = (label, payload) => ctx.quickButton(label, payload, {after: () => dialog.close()});
     // Each tile is there when the game records one of its moves now (the server's list).
     const tile = (types, label, run) => ([].concat(types).some((type) => ctx.can(type)) ? [[label, run]] : []);
+    // Building and mortgages where the moves offer a deed of this player's: no "Build / sell"
+    // for a player with no group to build on and nothing built.
+    const holds = (types) => [].concat(types).some((type) => ctx.choices(type, 'property')
+      .some((id) => ctx.game.properties[id] && ctx.game.properties[id].owner === player));
     const tiles = [
       ...tile('payment', t('a_payment'), open(payDialog)),
       ...tile('rent', t('a_rent'), open(rentDialog)),
@@ -837,8 +851,8 @@ export function actionSheet(ctx, player) {
       ...tile('tax', t('a_tax'), open(taxDialog)),
       ...tile('card', t('a_card'), open(cardDialog)),
       ...tile(['jail_fine', 'go_to_jail'], t('a_jail'), open(jailDialog)),
-      ...tile(['build', 'sell_buildings'], t('a_build'), open(buildDialog)),
-      ...tile(['mortgage', 'unmortgage'], t('a_mortgage'), open(mortgageDialog)),
+      ...(holds(['build', 'sell_buildings']) ? tile(['build', 'sell_buildings'], t('a_build'), open(buildDialog)) : []),
+      ...(holds(['mortgage', 'unmortgage']) ? tile(['mortgage', 'unmortgage'], t('a_mortgage'), open(mortgageDialog)) : []),
       ...tile('trade', t('a_trade'), open(tradeDialog)),
       ...tile('iou', t('a_iou'), open(iouDialog)),
       ...tile('shares', t('a_shares'), open(sharesDialog)),
@@ -856,6 +870,25 @@ export function actionSheet(ctx, player) {
       ctx.can('tax_exemption') ? now(t('a_tax_exemption'), {type: 'tax_exemption', player}) : null,
       (ctx.game.balances.pot || 0) > 0 ? now(`${t('collect_pot')} ${ctx.money(ctx.game.balances.pot)}`, {type: 'pot_collect', player}) : null));
   }, {wide: true});
+}
+
+/**
+ * After a bankruptcy that left deeds with the Bank (docs/rules.md, "Bankruptcy": the banker
+ * auctions them), the deeds to auction, each opening its auction: those of the bankruptcy's
+ * deeds the Bank holds now and the auction move offers.
+ */
+export function auctionPrompt(ctx, txn) {
+  const b = txn.basis || {};
+  const named = [...(b.deeds || []), ...(b.deeds_returned || [])];
+  const offered = new Set(ctx.choices('auction', 'property'));
+  const left = named.filter((id) => offered.has(id) && ctx.game.properties[id] && ctx.game.properties[id].owner === 'bank');
+  if (!left.length) return;
+  modal(t('auction_prompt_title'), (body) => {
+    body.append(h('p', {}, t('auction_prompt', {name: ctx.name(b.debtor)})),
+      h('div', {class: 'moves', dataset: {testid: 'auction-prompt'}}, left.map((id) =>
+        h('button', {type: 'button', class: 'secondary', dataset: {deed: id}, onclick: () => auctionDialog(ctx, id)},
+          ctx.deedName(id)))));
+  });
 }
 
 export function liquidationDialog(ctx, player) {

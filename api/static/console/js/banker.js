@@ -769,7 +769,7 @@ async function tableScreen(ctx, {asOf = null, stale = () => false} = {}) {
         ? t('owes', {name: view.name(i.holder), amount: view.money(i.outstanding)})
         : t('is_owed', {name: view.name(i.debtor), amount: view.money(i.outstanding)}))).join(' · ')) : null,
       deedChips(view, p.id));
-    if (!readOnly && !p.bankrupt) {
+    if (!readOnly && view.seated(p.id)) {
       card.append(h('div', {class: 'quick-row'},
         quickButton(ctx, salaryLabel(view, p), {type: 'salary', player: p.id}, {testid: `salary-${p.id}`}),
         h('button', {type: 'button', class: 'quick', onclick: () => actions.rentDialog(ctx, p.id)}, t('a_rent')),

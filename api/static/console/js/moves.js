@@ -239,7 +239,7 @@ export function askedIn(answer) {
  */
 export function moveDialog(ctx, txnDialog, type, preset = {}, {title, testid = 'move-quote', record: recordLabel,
   recordTestid = 'move-record', recordClass = 'primary', basis = true, intro = () => [], after = () => [],
-  draft = {}, render = null, onAnswer = null, needs = null, missingTexts = {}, refusedBlocks = false, raise = false, then, wide,
+  draft = {}, render = null, onAnswer = null, needs = null, missingTexts = {}, refusedBlocks = false, raise = true, then, wide,
   ...formOptions} = {}) {
   const move = ctx.move(type);
   if (!move) {

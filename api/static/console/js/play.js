@@ -99,7 +99,7 @@ function draw() {
       h('span', {class: 'grow'}, x.name, x.bankrupt ? ` (${t('bankrupt')})` : ''), h('span', {class: 'num'}, ctx.money(x.cash))))));
 
   if (!(payEl && payEl.contains(document.activeElement))) {
-    payEl = game.status === 'active' && !p.bankrupt ? payCard() : null;
+    payEl = game.status === 'active' && (ctx.can('payment') || ctx.can('rent')) ? payCard() : null;
   }
   const pay = payEl;
   replace(main, mine, pay, h('section', {class: 'card'}, h('h2', {}, t('my_statement')), statementTable(ctx, statement)),

@@ -31,13 +31,13 @@ async function mode(ctx, game) {
   return ctx.turnsLogged.any ? 'paused' : 'off';
 }
 
-/** The next player in seat order after `from` who is still in the game. */
+/** The next player in seat order after `from` who is still at the table. */
 function nextAfter(ctx, from) {
   const seats = ctx.game.players;
   const start = seats.findIndex((p) => p.id === from);
   for (let i = 1; i <= seats.length; i += 1) {
     const p = seats[(start + i) % seats.length];
-    if (!p.bankrupt) return p;
+    if (ctx.seated(p.id)) return p;
   }
   return null;
 }

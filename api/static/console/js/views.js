@@ -26,7 +26,17 @@ export class GameContext {
     this.movesAnswer = answer;
     this.moves = new Map(answer.moves.map((m) => [m.type, m]));
     this.notVoidable = new Set(answer.not_voidable || []);
+    // The players the moves can name: those still at the table (a bankrupt too, where the
+    // game's house rule keeps him seated).
+    this.seatedIds = new Set(answer.moves.flatMap((m) => m.fields)
+      .filter((f) => f.kind === 'player' && Array.isArray(f.choices)).flatMap((f) => f.choices));
     this.movesKey = key;
+  }
+
+  /** Whether a player is still at the table: not bankrupt, or named by the game's moves. */
+  seated(pid) {
+    const p = this.byId.get(pid);
+    return Boolean(p && (!p.bankrupt || (this.seatedIds && this.seatedIds.has(pid))));
   }
 
   /** Whether the game records moves of `type` now (the server says). */
@@ -62,7 +72,7 @@ export class GameContext {
   policies(pid) { return this.byId.get(pid)?.policies ?? []; }
   sharePrice() { return this.game.share_price ?? null; }
 
-  activePlayers() { return this.players.filter((p) => !p.bankrupt); }
+  activePlayers() { return this.players.filter((p) => this.seated(p.id)); }
 
   /** Accounts to choose from. `payee`: only those that can be paid (no bankrupt; the pot
    * only where the game collects it: the server offers it to a payment). */
