@@ -202,8 +202,13 @@ def test_a_reload_without_a_server_opens_the_page_and_its_outbox(
     page.get_by_test_id("salary-p1").click()
     expect(page.get_by_test_id("outbox-move")).to_have_count(1)
 
+    asked: list[str] = []
+    game_url = f"/api/v1/games/{game['id']}"
+    page.on("request", lambda req: asked.append(req.url) if req.url.endswith(game_url) else None)
     page.reload()  # no server: the service worker opens the page
     expect(page.get_by_test_id("cash-p1")).to_have_text("$1,500")  # the table as last seen
+    # Shown after one try, not after the retries a call without a fallback gets (issue 22).
+    assert len(asked) == 1, asked
     expect(page.get_by_test_id("outbox-move")).to_contain_text("Salary: Ann")
     expect(page.get_by_test_id("net-banner")).to_contain_text("Waiting to be sent: 1.")
 

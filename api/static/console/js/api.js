@@ -50,8 +50,9 @@ export class Api {
   }
 
   /** One call; resolves to {data, etag, status, replayed}, rejects with a Problem. `signal`
-   * (an AbortSignal): the caller gives up, and no further try goes. */
-  async call(method, path, {body, key, headers: extra, signal} = {}) {
+   * (an AbortSignal): the caller gives up, and no further try goes. `retries`: how many more
+   * tries a call that may go again gets (3 unless told; 0 where a fallback is at hand). */
+  async call(method, path, {body, key, headers: extra, signal, retries: tries} = {}) {
     const headers = {Accept: 'application/json, application/problem+json', ...extra};
     if (this.token) headers.Authorization = `Bearer ${this.token}`;
     if (body !== undefined) headers['Content-Type'] = 'application/json';
@@ -59,7 +60,7 @@ export class Api {
     const init = {method, headers, cache: 'no-store', credentials: 'omit', signal};
     if (body !== undefined) init.body = JSON.stringify(body);
     // A GET, or a POST with its key, may go again: the key makes the repeat harmless.
-    const retries = method === 'GET' || key ? 3 : 0;
+    const retries = method === 'GET' || key ? (tries ?? 3) : 0;
     for (let attempt = 0; ; attempt += 1) {
       let response;
       try {
@@ -105,6 +106,11 @@ export class Api {
 
   game(id, seq) {
     return this.get(`/games/${id}${seq === undefined || seq === null ? '' : `?seq=${seq}`}`);
+  }
+
+  /** The game, asked once: where the table as last seen can be shown at once instead. */
+  async gameOnce(id) {
+    return (await this.call('GET', `/games/${id}`, {retries: 0})).data;
   }
 
   /** The game unless it is still at version `etag` (then null). */

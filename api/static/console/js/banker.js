@@ -414,7 +414,10 @@ async function loadGame(id) {
   let rs;
   let stale = false;
   try {
-    game = fresh ? current.game : await api.game(id);
+    // With the table as last seen on this device, one try: without a server the page shows
+    // that at once (the stream's return draws it again), not after seconds of retries.
+    const kept = snapshot(id);
+    game = fresh ? current.game : await (kept ? api.gameOnce(id) : api.game(id));
     rs = await gameRuleset(api, id);
   } catch (err) {
     // No server: the table as this device last saw it, so that the outbox can take moves.

@@ -47,7 +47,7 @@ export const pl = {
   opt_free_parking_pot: 'Pula na „Bezpłatnym parkingu”', opt_player_loans: 'Pożyczki między graczami (weksle)',
   opt_no_rent_in_jail: 'W więzieniu nie pobiera się czynszu', opt_keep_bankrupt_players: 'Bankruci zostają przy stole',
   opt_one_house_per_turn: 'Jeden dom na turę', opt_income_tax: 'Podatek dochodowy', opt_luxury_tax: 'Podatek od luksusu',
-  choice_choice: 'gracz wybiera: kwota stała albo procent', choice_flat: 'tylko kwota stała', choice_percent: 'tylko procent',
+  choice_choice: 'do wyboru: kwota lub %', choice_flat: 'tylko kwota stała', choice_percent: 'tylko procent',
   rs_classic: 'Klasyczna', rs_short: 'Krótka gra', rs_timed: 'Gra na czas', 'rs_millionaire-elite': 'Milioner Elite',
   players_links: 'Linki graczy', links_intro: 'Każdy gracz skanuje swój kod (albo otwiera swój link), by śledzić własne pieniądze. Link jest kluczem gracza: daj go tylko jemu.',
   address_for_players: 'Adres dla telefonów graczy', address_hint: 'Uzupełniono adresem serwera w sieci przy stole. Zmień go, jeśli telefony nie otwierają swoich linków.',

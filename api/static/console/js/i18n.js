@@ -55,7 +55,7 @@ export const en = {
   opt_free_parking_pot: 'Free Parking pot', opt_player_loans: 'Loans between players (IOUs)',
   opt_no_rent_in_jail: 'No rent while in jail', opt_keep_bankrupt_players: 'Bankrupt players stay seated',
   opt_one_house_per_turn: 'One house per turn', opt_income_tax: 'Income tax', opt_luxury_tax: 'Luxury tax',
-  choice_choice: 'player chooses flat or percent', choice_flat: 'flat only', choice_percent: 'percent only',
+  choice_choice: 'player’s choice: flat or %', choice_flat: 'flat only', choice_percent: 'percent only',
   rs_classic: 'Classic', rs_short: 'Short game', rs_timed: 'Timed game', 'rs_millionaire-elite': 'Millionaire Elite',
   // links
   players_links: 'Players’ links', links_intro: 'Each player scans their code (or opens their link) to follow their own money. A link is that player’s key: give it only to them.',
