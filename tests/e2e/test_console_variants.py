@@ -212,6 +212,10 @@ def test_tax_shows_both_figures_and_building_offers_only_the_legal_moves(
     expect(page.get_by_test_id("tax-percent")).to_contain_text("10 % · $1,500")
     page.get_by_test_id("tax-percent").click()
     expect(page.get_by_test_id("cash-p1")).to_have_text("$600")
+    # The toast says the way it was paid, not both (issue 22, item 8).
+    expect(page.locator("#toasts .toast").last).to_contain_text(
+        "10 % of a total worth of $1,500: $150"
+    )
 
     # The whole dark-blue group: a house on each (2 × 200), or one house on either street.
     dialog = more(page, "p1", "Build / sell")
@@ -611,3 +615,20 @@ def test_a_group_is_built_up_to_hotels_in_one_open_dialog(
         {"property": "baltic-avenue", "hotel": True},
     ]
     assert builds == [each] * 4 + [hotels]
+
+
+def test_a_flat_only_income_tax_is_offered_and_told_as_flat(
+    browser: Browser, server: Server, request: pytest.FixtureRequest
+) -> None:
+    # docs/rules.md, "House-rule options": income_tax "flat" charges the flat 200 only.
+    game = new_game(server, "classic", ["Ann", "Bob"], options={"income_tax": "flat"})
+    page = new_page(browser, request)
+    open_table(page, server, game)
+
+    more(page, "p1", "Tax")
+    expect(page.get_by_test_id("tax-percent")).to_have_count(0)
+    page.get_by_test_id("tax-flat").click()
+    expect(page.get_by_test_id("cash-p1")).to_have_text("$1,300")  # 1500 - 200
+    toast = page.locator("#toasts .toast").last
+    expect(toast).to_contain_text("flat $200")
+    expect(toast).not_to_contain_text("%")

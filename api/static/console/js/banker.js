@@ -685,7 +685,9 @@ function basisSummary(ctx, txn) {
     return `${t('basis')}: ${parts.join(', ')}${parts.length ? ' → ' : ''}${ctx.money(b.rent ?? 0)}`;
   }
   if (txn.type === 'tax' && b.tax === 'income') {
-    return `${t('flat')} ${ctx.money(b.flat)} / ${b.percent} % ${ctx.money(b.percent_amount)}`;
+    // The way it was paid, as the server recorded it: the flat sum, or the percent of what.
+    return b.choice === 'flat' ? t('tax_paid_flat', {amount: ctx.money(b.flat)})
+      : t('tax_paid_percent', {percent: b.percent, worth: ctx.money(b.total_worth), amount: ctx.money(b.percent_amount)});
   }
   return '';
 }

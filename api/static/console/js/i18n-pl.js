@@ -78,7 +78,7 @@ export const pl = {
   winner: 'Zwycięzca', winning_bid: 'Zwycięska oferta', no_bid_hint: 'Nikt nie licytował? Nic nie zapisuj.', record_auction: 'Zapisz licytację',
   printed_price: 'Cena na karcie', unmortgage: 'Wykup', mortgage: 'Zastaw', sell_buildings_first: 'najpierw sprzedaj budynki grupy',
   no_complete_group: '{name} nie ma pełnej grupy kolorów.', group_mortgaged: 'Nieruchomość z tej grupy jest zastawiona: wykup ją, by budować.',
-  no_buildings: 'brak', house_on_each: '+1 dom na każdej', hotel_on_each: 'Hotel na każdej', cash_of: 'Gotówka — {name}: {cash}', auction_prompt_title: 'Nieruchomości na licytację', auction_prompt: 'Nieruchomości bankruta wróciły do banku i idą na licytację. Bankrut: {name}. Wybierz jedną, aby zapisać jej licytację.', hotel_on: 'Hotel na „{deed}”', house_on: '+1 dom na „{deed}”',
+  no_buildings: 'brak', house_on_each: '+1 dom na każdej', hotel_on_each: 'Hotel na każdej', cash_of: 'Gotówka — {name}: {cash}', auction_prompt_title: 'Nieruchomości na licytację', auction_prompt: 'Nieruchomości bankruta wróciły do banku i idą na licytację. Bankrut: {name}. Wybierz jedną, aby zapisać jej licytację.', tax_paid_flat: 'kwota stała: {amount}', tax_paid_percent: '{percent} % majątku {worth}: {amount}', hotel_on: 'Hotel na „{deed}”', house_on: '+1 dom na „{deed}”',
   sell_all_group: 'Sprzedaj wszystkie budynki', break_down_on: 'Zamień hotel na „{deed}” na domy', sell_hotel_on: 'Sprzedaj hotel na „{deed}”',
   sell_house_on: '−1 dom na „{deed}”', build: 'Buduj', sell: 'Sprzedaj', no_legal_moves: 'Teraz nie ma dozwolonego ruchu.',
   more_fields: 'Więcej', price_per_building: 'Cena za budynek', price_per_building_hint: 'Tylko gdy brakujące budynki licytowano.',

@@ -78,7 +78,7 @@ export const ru = {
   winner: 'Победитель', winning_bid: 'Выигравшая ставка', no_bid_hint: 'Ставок не было? Ничего не записывайте.', record_auction: 'Записать аукцион',
   printed_price: 'Цена на карточке', unmortgage: 'Выкупить', mortgage: 'Заложить', sell_buildings_first: 'сначала продайте постройки группы',
   no_complete_group: 'У игрока {name} нет полной цветовой группы.', group_mortgaged: 'Участок этой группы заложен: выкупите его, чтобы строить.',
-  no_buildings: 'нет', house_on_each: '+1 дом на каждом', hotel_on_each: 'Отель на каждом', cash_of: 'Наличные — {name}: {cash}', auction_prompt_title: 'Участки на аукцион', auction_prompt: 'Участки банкрота вернулись банку и идут с аукциона. Банкрот: {name}. Выберите участок, чтобы записать его аукцион.', hotel_on: 'Отель на «{deed}»', house_on: '+1 дом на «{deed}»',
+  no_buildings: 'нет', house_on_each: '+1 дом на каждом', hotel_on_each: 'Отель на каждом', cash_of: 'Наличные — {name}: {cash}', auction_prompt_title: 'Участки на аукцион', auction_prompt: 'Участки банкрота вернулись банку и идут с аукциона. Банкрот: {name}. Выберите участок, чтобы записать его аукцион.', tax_paid_flat: 'фиксированный: {amount}', tax_paid_percent: '{percent} % от состояния {worth}: {amount}', hotel_on: 'Отель на «{deed}»', house_on: '+1 дом на «{deed}»',
   sell_all_group: 'Продать все постройки', break_down_on: 'Разменять отель на «{deed}» на дома', sell_hotel_on: 'Продать отель на «{deed}»',
   sell_house_on: '−1 дом на «{deed}»', build: 'Строить', sell: 'Продать', no_legal_moves: 'Сейчас нет допустимых ходов.',
   more_fields: 'Ещё', price_per_building: 'Цена за постройку', price_per_building_hint: 'Только если дефицитные постройки продавались с аукциона.',

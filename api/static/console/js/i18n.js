@@ -89,7 +89,7 @@ export const en = {
   winner: 'Winner', winning_bid: 'Winning bid', no_bid_hint: 'No bid at all? Record nothing.', record_auction: 'Record the auction',
   printed_price: 'Printed price', unmortgage: 'Lift', mortgage: 'Mortgage', sell_buildings_first: 'sell the group’s buildings first',
   no_complete_group: '{name} holds no complete colour group.', group_mortgaged: 'A deed of this group is mortgaged: lift it to build.',
-  no_buildings: 'none', house_on_each: '+1 house on each', hotel_on_each: 'Hotel on each', cash_of: 'Cash — {name}: {cash}', auction_prompt_title: 'Deeds to auction', auction_prompt: '{name}’s deeds went back to the Bank, to be auctioned: pick one to record its auction.', hotel_on: 'Hotel on {deed}', house_on: '+1 house on {deed}',
+  no_buildings: 'none', house_on_each: '+1 house on each', hotel_on_each: 'Hotel on each', cash_of: 'Cash — {name}: {cash}', auction_prompt_title: 'Deeds to auction', auction_prompt: '{name}’s deeds went back to the Bank, to be auctioned: pick one to record its auction.', tax_paid_flat: 'flat {amount}', tax_paid_percent: '{percent} % of a total worth of {worth}: {amount}', hotel_on: 'Hotel on {deed}', house_on: '+1 house on {deed}',
   sell_all_group: 'Sell every building', break_down_on: 'Break the hotel on {deed} down', sell_hotel_on: 'Sell the hotel on {deed}',
   sell_house_on: '−1 house on {deed}', build: 'Build', sell: 'Sell', no_legal_moves: 'No legal move now.',
   more_fields: 'More', price_per_building: 'Price per building', price_per_building_hint: 'Only when scarce buildings were auctioned.',
