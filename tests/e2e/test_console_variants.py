@@ -632,3 +632,25 @@ def test_a_flat_only_income_tax_is_offered_and_told_as_flat(
     toast = page.locator("#toasts .toast").last
     expect(toast).to_contain_text("flat $200")
     expect(toast).not_to_contain_text("%")
+
+
+@pytest.mark.parametrize(
+    ("locale", "hint"),
+    [
+        ("en-US", "At most one house a turn."),
+        ("ru-RU", "Не больше одного дома за ход."),
+        ("pl-PL", "Najwyżej jeden dom na turę."),
+    ],
+)
+def test_the_house_rules_are_explained_in_the_readers_words(
+    browser: Browser, server: Server, request: pytest.FixtureRequest, locale: str, hint: str
+) -> None:
+    page = new_page(browser, request, locale=locale)
+    goto(page, server.base + "/#/new")
+
+    options = page.locator("form")
+    expect(options).to_contain_text(hint)
+    # The rule set's own descriptions are for developers ("the rule set's luxury_tax
+    # parameter", "(house rule)"): never on the page (issue 22, item 9).
+    expect(options).not_to_contain_text("parameter")
+    expect(options).not_to_contain_text("(house rule)")

@@ -248,6 +248,9 @@ async function newGameScreen(stale = () => false) {
     playersBox.append(li);
     return input;
   };
+  // An option's hint in the page's language; a rule set's own option, with no words of
+  // ours, keeps its document's description in English pages.
+  const hint = (key, opt) => t(`opt_${key}_hint`, {}, '') || (lang() === 'en' ? opt.description : null);
   const drawOptions = () => {
     const rs = rulesetCache.get(rsSelect.value);
     replace(about, `${rulesetTitle(rs.name, rs.title)} · ${t('players_range', {min: rs.players.min, max: rs.players.max})} · ${t('currency')}: ${currencyLabel(rs.currency)}`,
@@ -257,11 +260,11 @@ async function newGameScreen(stale = () => false) {
       if (opt.type === 'boolean') {
         control = h('input', {type: 'checkbox', name: key, checked: opt.default});
         return h('div', {class: 'check'}, control, h('label', {for: control.id = `opt-${key}`}, t(`opt_${key}`, {}, key),
-          lang() === 'en' ? h('small', {class: 'muted block'}, opt.description) : null));
+          hint(key, opt) ? h('small', {class: 'muted block'}, hint(key, opt)) : null));
       }
       if (opt.type === 'choice') control = select(opt.choices.map((c) => [c, t(`choice_${c}`, {}, c)]), opt.default, {name: key});
       else control = numberInput({name: key, value: opt.default, min: 0});
-      return field(t(`opt_${key}`, {}, key), control, lang() === 'en' ? opt.description : null);
+      return field(t(`opt_${key}`, {}, key), control, hint(key, opt));
     }));
   };
   // Short and timed games start with deeds dealt. The server deals them at random, or the
