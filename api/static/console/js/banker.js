@@ -687,6 +687,14 @@ function basisSummary(ctx, txn) {
     if (b.multiplier > 1) parts.push(`×${b.multiplier}`);
     return `${t('basis')}: ${parts.join(', ')}${parts.length ? ' → ' : ''}${ctx.money(b.rent ?? 0)}`;
   }
+  if (Array.isArray(b.legs)) {
+    // What changed hands besides the cash (the postings): the deeds and the jail cards.
+    return b.legs.map((leg) => {
+      const things = [...(leg.properties || []).map((id) => ctx.deedName(id)),
+        ...(leg.jail_cards || []).map((deck) => t('jail_card_of', {deck: t(`deck_${deck}`)}))];
+      return things.length ? `${things.join(', ')} → ${ctx.name(leg.to)}` : '';
+    }).filter(Boolean).join('; ');
+  }
   if (txn.type === 'tax' && b.tax === 'income') {
     // The way it was paid, as the server recorded it: the flat sum, or the percent of what.
     return b.choice === 'flat' ? t('tax_paid_flat', {amount: ctx.money(b.flat)})
