@@ -294,3 +294,22 @@ def test_an_iou_is_forgiven_after_its_preview_and_passed_only_to_a_third_player(
     expect(page.locator("dialog[open]")).to_have_count(0)
     [forgiven] = logged(server, game, "iou_forgive")
     assert forgiven["basis"]["forgiven"] == 150
+
+
+def test_an_iou_passed_on_says_to_whom(
+    browser: Browser, server: Server, request: pytest.FixtureRequest
+) -> None:
+    game = new_game(server, "classic", ["Ann", "Bob", "Cy"], options={"player_loans": True})
+    record(server, game, {"type": "iou", "debtor": "p2", "creditor": "p1", "amount": 150})
+    page = new_page(browser, request)
+    open_table(page, server, game)
+
+    dialog = more(page, "p1", "IOU")
+    dialog.locator("li.iou").get_by_role("button", name="Pass on").click()
+
+    # Ann passes Bob's IOU of 150 to Cy (docs/rules.md, "IOUs (player loans)").
+    expect(page.locator("#toasts .toast").last).to_contain_text(
+        "held by Cy now, not Ann: $150 outstanding"
+    )
+    [passed] = logged(server, game, "iou_transfer")
+    assert passed["basis"]["to"] == "p3"

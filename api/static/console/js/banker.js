@@ -687,6 +687,9 @@ function basisSummary(ctx, txn) {
     if (b.multiplier > 1) parts.push(`×${b.multiplier}`);
     return `${t('basis')}: ${parts.join(', ')}${parts.length ? ' → ' : ''}${ctx.money(b.rent ?? 0)}`;
   }
+  if (txn.type === 'iou_transfer') {
+    return t('iou_passed', {from: ctx.name(b.from), to: ctx.name(b.to), amount: ctx.money(b.outstanding)});
+  }
   if (Array.isArray(b.legs)) {
     // What changed hands besides the cash (the postings): the deeds and the jail cards.
     return b.legs.map((leg) => {
