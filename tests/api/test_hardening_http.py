@@ -391,6 +391,20 @@ def test_with_an_admin_token_games_are_still_created_without_one(make_app):
     assert response.status_code == 201
 
 
+def test_with_an_admin_token_games_are_still_imported_without_one(make_app):
+    # The console opens a game's file on a server with --admin-token-file as on any other:
+    # it asks the banker for no admin token (API.md: import needs no token).
+    client = make_app(TABLEBANK_ADMIN_TOKEN=ADMIN_TOKEN).test_client()
+    game = created(client)
+    banker = {"Authorization": f"Bearer {game['banker_token']}"}
+    exported = client.get(f"/api/v1/games/{game['id']}/export", headers=banker)
+
+    response = client.post("/api/v1/games/import", json=exported.json)
+
+    assert response.status_code == 201
+    assert response.json["name"] == "Friday night" and response.json["last_seq"] == 3
+
+
 def test_without_an_admin_token_anyone_reads_the_list(client, table):
     response = client.get("/api/v1/games")
 

@@ -16,7 +16,7 @@ const FILES = [
   'js/i18n-pl.js', 'js/i18n-ru.js', 'js/intents.js', 'js/live.js', 'js/offline.js',
   'js/outbox.js', 'js/play.js', 'js/quote.js', 'js/replay.js', 'js/rules.js', 'js/store.js', 'js/views.js',
   'js/clock.js', 'js/turns.js',
-  'js/disputes.js', 'js/fairplay.js', 'js/moves.js', 'js/chart.js', 'js/stats.js',
+  'js/disputes.js', 'js/fairplay.js', 'js/moves.js', 'js/chart.js', 'js/stats.js', 'js/files.js',
   'vendor/uplot/uPlot.iife.min.js', 'vendor/uplot/uPlot.min.css',
 ].map((f) => STATIC + f);
 // What the console serves at the root: the banker's page and the web app manifest.

@@ -50,15 +50,18 @@ export class Api {
   }
 
   /** One call; resolves to {data, etag, status, replayed}, rejects with a Problem. `signal`
-   * (an AbortSignal): the caller gives up, and no further try goes. `retries`: how many more
-   * tries a call that may go again gets (3 unless told; 0 where a fallback is at hand). */
-  async call(method, path, {body, key, headers: extra, signal, retries: tries} = {}) {
+   * (an AbortSignal): the caller gives up, and no further try goes. `json`: a body already
+   * written as JSON, sent as it is; `raw`: the answer's text as it came (data) with its
+   * content type (type), not parsed. `retries`: how many more tries a call that may go again
+   * gets (3 unless told; 0 where a fallback is at hand). */
+  async call(method, path, {body, json, raw = false, key, headers: extra, signal, retries: tries} = {}) {
     const headers = {Accept: 'application/json, application/problem+json', ...extra};
     if (this.token) headers.Authorization = `Bearer ${this.token}`;
-    if (body !== undefined) headers['Content-Type'] = 'application/json';
+    if (body !== undefined || json !== undefined) headers['Content-Type'] = 'application/json';
     if (key) headers['Idempotency-Key'] = key;
     const init = {method, headers, cache: 'no-store', credentials: 'omit', signal};
-    if (body !== undefined) init.body = JSON.stringify(body);
+    if (json !== undefined) init.body = json;
+    else if (body !== undefined) init.body = JSON.stringify(body);
     // A GET, or a POST with its key, may go again: the key makes the repeat harmless.
     const retries = method === 'GET' || key ? (tries ?? 3) : 0;
     for (let attempt = 0; ; attempt += 1) {
@@ -72,18 +75,26 @@ export class Api {
         reached(false);
         throw new Problem(0, {code: 'network', detail: String(err && err.message || err)});
       }
-      reached(!UNAVAILABLE.has(response.status));
       const text = await response.text();
-      let data = null;
-      try { data = text ? JSON.parse(text) : null; } catch { data = {detail: text}; }
+      let data = raw && response.ok ? text : null;
+      if (data === null) {
+        try { data = text ? JSON.parse(text) : null; } catch { data = {detail: text}; }
+      }
+      // A 503 `busy` (a heavy read, an import waiting for a slot) is the server answering.
+      reached(!UNAVAILABLE.has(response.status) || (data && data.code === 'busy'));
       if (response.status === 409 && data && data.code === 'idempotency_in_progress' && attempt < retries) {
         await wait(300 * 2 ** attempt);
         continue;
       }
       if (response.status === 304) return {data: null, etag: response.headers.get('ETag'), status: 304};
-      if (!response.ok) throw new Problem(response.status, data);
+      if (!response.ok) {
+        const problem = new Problem(response.status, data);
+        problem.retryAfter = Number(response.headers.get('Retry-After')) || null;
+        throw problem;
+      }
       return {
         data,
+        type: response.headers.get('Content-Type'),
         etag: response.headers.get('ETag'),
         status: response.status,
         replayed: response.headers.get('Idempotent-Replayed') === 'true',
@@ -161,6 +172,19 @@ export class Api {
   /** The game's statistics now, or as of `seq` (docs/api.md "Statistics"). */
   stats(id, seq = null) { return this.get(`/games/${id}/stats${seq === null ? '' : `?seq=${seq}`}`); }
   verify(id) { return this.get(`/games/${id}/verify`); }
+
+  /** The game's file: the server's export as it wrote it, {text, type} (a heavy read: it may
+   * be refused with 503 busy and a Retry-After). */
+  async exportLog(id) {
+    const answer = await this.call('GET', `/games/${id}/export`, {raw: true});
+    return {text: answer.data, type: answer.type};
+  }
+
+  /** A new game from a game's file, sent as it is: answered as a created game, with its
+   * tokens (docs/audit.md "Export and import"). */
+  async importGame(text, key) {
+    return (await this.call('POST', '/games/import', {json: text, key})).data;
+  }
 }
 
 /** The QR code of a text as an SVG blob URL, made by the server from a POST body. */

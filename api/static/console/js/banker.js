@@ -24,6 +24,7 @@ import {countdown} from './clock.js';
 import {turnsCard} from './turns.js';
 import {loadMoves, movesKey} from './moves.js';
 import {themeSwitch} from './theme.js';
+import {keepGameSection, openFileSection} from './files.js';
 
 const main = document.getElementById('main');
 const top = document.getElementById('top');
@@ -144,8 +145,17 @@ function homeScreen({forgotten = null} = {}) {
         // without the token (openLink): the link never goes into the address bar.
         history.pushState(null, '', location.href);
         route(found);
-      }}, t('open'))));
+      }}, t('open'))),
+    openFileSection(openImported));
   main.focus();
+}
+
+/** A game opened from its file (files.js): kept on this device as a created one is, and its
+ * table shown. */
+function openImported(created) {
+  store.save({id: created.id, name: created.name, ruleset: created.ruleset, banker: created.banker_token,
+    tokens: created.tokens, created: created.created});
+  location.hash = `#/g/${created.id}`;
 }
 
 /** A banker link in what was pasted: {id, token, players}, or null. */
@@ -949,6 +959,7 @@ async function playersScreen(ctx, stale = () => false) {
       field(t('address_for_players'), base, t('address_hint')),
       h('a', {class: 'button primary', href: `#/g/${ctx.id}`}, t('to_the_table'))),
     list,
+    keepGameSection(ctx),
     h('section', {class: 'card'}, h('details', {}, h('summary', {}, t('banker_link')),
       h('p', {class: 'small muted'}, t('banker_link_hint')), bankerLink,
       h('button', {type: 'button', class: 'secondary', onclick: () => copy(bankerLink)}, t('copy')))));
