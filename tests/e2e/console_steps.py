@@ -125,8 +125,8 @@ def goto(page: Page, url: str) -> None:
     page.goto(url)
 
 
-def open_table(page: Page, server: Server, game: dict) -> None:
-    """The banker's device holds the game (as after creating it there) and shows its table."""
+def hold(page: Page, server: Server, game: dict) -> None:
+    """The banker's device holds the game, as after creating it there."""
     goto(page, server.base + "/")
     page.evaluate(
         "g => localStorage.setItem('tablebank.games', JSON.stringify({[g.id]: g}))",
@@ -138,8 +138,32 @@ def open_table(page: Page, server: Server, game: dict) -> None:
             "tokens": game["tokens"],
         },
     )
+
+
+def open_table(page: Page, server: Server, game: dict) -> None:
+    """The banker's device holds the game (as after creating it there) and shows its table."""
+    hold(page, server, game)
     page.goto(f"{server.base}/#/g/{game['id']}")
     expect(page.get_by_test_id("cash-p1")).to_be_visible()
+
+
+def words(page: Page, key: str, **params: Any) -> str:
+    """A text of the page's dictionaries in the page's language."""
+    return str(
+        page.evaluate(
+            "async ([key, params]) => (await import('/console/static/js/i18n.js')).t(key, params)",
+            [key, params],
+        )
+    )
+
+
+def money(page: Page, amount: int) -> str:
+    """An amount in dollars as the page writes it in its language."""
+    return str(
+        page.evaluate(
+            "async (n) => (await import('/console/static/js/i18n.js')).money(n, '$')", amount
+        )
+    )
 
 
 def card(page: Page, player: str) -> Locator:

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from console_steps import goto, new_page, record
+from console_steps import goto, hold, money, new_page, record, words
 from layout import HEIGHT, OFFENDERS, TAP
 from server import Server
 
@@ -38,25 +38,6 @@ KEEP_PICTURES = os.environ.get("TABLEBANK_LAYOUT_SCREENSHOTS")
 NAME = "Friday night"
 CASH = {"p1": 1325, "p2": 1275, "p3": 1425}  # the module's docstring works them out
 LAST_SEQ = 9
-
-
-def words(page: Page, key: str, **params: Any) -> str:
-    """A text of the page's dictionaries in the page's language."""
-    return str(
-        page.evaluate(
-            "async ([key, params]) => (await import('/console/static/js/i18n.js')).t(key, params)",
-            [key, params],
-        )
-    )
-
-
-def money(page: Page, amount: int) -> str:
-    """An amount in dollars as the page writes it in its language."""
-    return str(
-        page.evaluate(
-            "async (n) => (await import('/console/static/js/i18n.js')).money(n, '$')", amount
-        )
-    )
 
 
 def played(server: Server) -> dict:
@@ -91,17 +72,7 @@ def kept_games(page: Page) -> dict[str, dict[str, Any]]:
 
 def open_links(page: Page, server: Server, game: dict) -> None:
     """The banker's device holds the game and shows its Links screen."""
-    goto(page, server.base + "/")
-    page.evaluate(
-        "g => localStorage.setItem('tablebank.games', JSON.stringify({[g.id]: g}))",
-        {
-            "id": game["id"],
-            "name": game["name"],
-            "ruleset": game["ruleset"],
-            "banker": game["banker_token"],
-            "tokens": game["tokens"],
-        },
-    )
+    hold(page, server, game)
     page.goto(f"{server.base}/#/g/{game['id']}/players")
     expect(page.get_by_test_id("download-game")).to_be_visible()
 

@@ -14,6 +14,7 @@ of docs/rules.md, quoted where they are used.
 from __future__ import annotations
 
 import contextlib
+from typing import Any
 
 import pytest
 from console_steps import card, logged, more, new_game, new_page, open_table, record
@@ -272,14 +273,21 @@ def test_a_bankruptcy_to_the_bank_prompts_the_auctions_of_its_deeds(
     ]
 
 
-def test_an_iou_is_forgiven_after_its_preview_and_passed_only_to_a_third_player(
+def bobs_iou_to_ann(
     browser: Browser, server: Server, request: pytest.FixtureRequest
-) -> None:
+) -> tuple[Any, dict]:
+    """Ann, Bob and Cy lend each other money (player_loans); Bob owes Ann 150 on an IOU."""
     game = new_game(server, "classic", ["Ann", "Bob", "Cy"], options={"player_loans": True})
     record(server, game, {"type": "iou", "debtor": "p2", "creditor": "p1", "amount": 150})
     page = new_page(browser, request)
     open_table(page, server, game)
+    return page, game
 
+
+def test_an_iou_is_forgiven_after_its_preview_and_passed_only_to_a_third_player(
+    browser: Browser, server: Server, request: pytest.FixtureRequest
+) -> None:
+    page, game = bobs_iou_to_ann(browser, server, request)
     dialog = more(page, "p1", "IOU")
     iou = dialog.locator("li.iou")
     # Bob owes it and Ann holds it: only Cy can take it over (docs/rules.md, "IOUs (player
@@ -299,11 +307,7 @@ def test_an_iou_is_forgiven_after_its_preview_and_passed_only_to_a_third_player(
 def test_an_iou_passed_on_says_to_whom(
     browser: Browser, server: Server, request: pytest.FixtureRequest
 ) -> None:
-    game = new_game(server, "classic", ["Ann", "Bob", "Cy"], options={"player_loans": True})
-    record(server, game, {"type": "iou", "debtor": "p2", "creditor": "p1", "amount": 150})
-    page = new_page(browser, request)
-    open_table(page, server, game)
-
+    page, game = bobs_iou_to_ann(browser, server, request)
     dialog = more(page, "p1", "IOU")
     dialog.locator("li.iou").get_by_role("button", name="Pass on").click()
 

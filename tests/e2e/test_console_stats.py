@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from console_steps import goto, logged, new_game, new_page, open_table, record
+from console_steps import goto, logged, money, new_game, new_page, open_table, record, words
 from layout import HEIGHT, OFFENDERS, TAP
 from server import Server
 
@@ -32,25 +32,6 @@ with contextlib.suppress(ImportError):
     from playwright.sync_api import Browser, Locator, Page, expect
 
 KEEP_PICTURES = os.environ.get("TABLEBANK_LAYOUT_SCREENSHOTS")
-
-
-def words(page: Page, key: str, **params: Any) -> str:
-    """A text of the page's dictionaries in the page's language."""
-    return str(
-        page.evaluate(
-            "async ([key, params]) => (await import('/console/static/js/i18n.js')).t(key, params)",
-            [key, params],
-        )
-    )
-
-
-def money(page: Page, amount: int) -> str:
-    """An amount in dollars as the page writes it in its language."""
-    return str(
-        page.evaluate(
-            "async (n) => (await import('/console/static/js/i18n.js')).money(n, '$')", amount
-        )
-    )
 
 
 def played(server: Server) -> dict:
