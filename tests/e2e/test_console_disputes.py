@@ -24,7 +24,17 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from console_steps import goto, logged, new_game, new_page, open_table, record, transaction_keys
+from console_steps import (
+    goto,
+    logged,
+    money,
+    new_game,
+    new_page,
+    open_table,
+    record,
+    transaction_keys,
+    words,
+)
 from layout import HEIGHT, OFFENDERS, TAP
 from server import Server
 
@@ -49,25 +59,6 @@ def following(page: Page) -> None:
 def player_page(page: Page, server: Server, game: dict, player: str) -> None:
     page.goto(f"{server.base}/play/{game['id']}#p={player}&token={game['tokens'][player]}")
     expect(page.get_by_test_id("my-cash")).to_be_visible()
-
-
-def words(page: Page, key: str, **params: Any) -> str:
-    """A text of the page's dictionaries in the page's language."""
-    return str(
-        page.evaluate(
-            "async ([key, params]) => (await import('/console/static/js/i18n.js')).t(key, params)",
-            [key, params],
-        )
-    )
-
-
-def money(page: Page, amount: int) -> str:
-    """An amount in dollars as the page writes it in its language ("1450 $" in Polish)."""
-    return str(
-        page.evaluate(
-            "async (n) => (await import('/console/static/js/i18n.js')).money(n, '$')", amount
-        )
-    )
 
 
 def rent_game(server: Server) -> tuple[dict, int]:
