@@ -123,7 +123,7 @@ export const pl = {
   e_no_houses_left: 'Bank nie ma już domów', e_no_hotels_left: 'Bank nie ma już hoteli',
   e_player_bankrupt: 'Ten gracz jest bankrutem', e_game_finished: 'Gra jest zakończona', e_option_disabled: 'Ta zasada nie obowiązuje w tej grze',
   e_void_conflict: 'Zależy od niej późniejsza transakcja', e_already_voided: 'Już unieważniona', e_not_insolvent: 'Może jeszcze zapłacić',
-  e_claim_window_closed: 'Za późno na czynsz', e_owner_in_jail: 'Właściciel jest w więzieniu', e_forbidden: 'Niedozwolone',
+  e_claim_window_closed: 'Teraz tura innego gracza', e_owner_in_jail: 'Właściciel jest w więzieniu', e_forbidden: 'Niedozwolone',
   e_unauthorized: 'Link jest nieważny', e_not_found: 'Nie znaleziono', e_no_jail_card: 'Brak takiej karty',
   e_own_property: 'Czynsz dla samego siebie', e_not_owned: 'Należy do banku', e_not_buildable: 'Tu nie można budować',
   e_no_buildings: 'Tu nie ma budynków', e_iou_settled: 'Weksel jest spłacony', e_shares_unavailable: 'Akcje nie są w sprzedaży',

@@ -123,7 +123,7 @@ export const ru = {
   e_no_houses_left: 'В банке не осталось домов', e_no_hotels_left: 'В банке не осталось отелей',
   e_player_bankrupt: 'Этот игрок банкрот', e_game_finished: 'Игра окончена', e_option_disabled: 'Нет такого правила в этой игре',
   e_void_conflict: 'От неё зависит более поздняя транзакция', e_already_voided: 'Уже отменена', e_not_insolvent: 'Ещё может заплатить',
-  e_claim_window_closed: 'Поздно требовать аренду', e_owner_in_jail: 'Владелец в тюрьме', e_forbidden: 'Не разрешено',
+  e_claim_window_closed: 'Сейчас ход другого игрока', e_owner_in_jail: 'Владелец в тюрьме', e_forbidden: 'Не разрешено',
   e_unauthorized: 'Ссылка недействительна', e_not_found: 'Не найдено', e_no_jail_card: 'Нет такой карточки',
   e_own_property: 'Аренда самому себе', e_not_owned: 'Участок у банка', e_not_buildable: 'Здесь строить нельзя',
   e_no_buildings: 'Здесь нет построек', e_iou_settled: 'Расписка погашена', e_shares_unavailable: 'Акции не продаются',

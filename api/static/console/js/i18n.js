@@ -135,7 +135,7 @@ export const en = {
   e_no_houses_left: 'The Bank has no houses left', e_no_hotels_left: 'The Bank has no hotels left',
   e_player_bankrupt: 'That player is bankrupt', e_game_finished: 'The game is finished', e_option_disabled: 'Not a rule of this game',
   e_void_conflict: 'A later transaction depends on it', e_already_voided: 'Already voided', e_not_insolvent: 'Could still pay',
-  e_claim_window_closed: 'Too late to claim rent', e_owner_in_jail: 'The owner is in jail', e_forbidden: 'Not allowed',
+  e_claim_window_closed: 'Another player’s turn', e_owner_in_jail: 'The owner is in jail', e_forbidden: 'Not allowed',
   e_unauthorized: 'The link is not valid', e_not_found: 'Not found', e_no_jail_card: 'No such jail card',
   e_own_property: 'Rent to oneself', e_not_owned: 'The Bank holds that deed', e_not_buildable: 'Nothing can be built there',
   e_no_buildings: 'No buildings there', e_iou_settled: 'The IOU is settled', e_shares_unavailable: 'No shares for sale',
