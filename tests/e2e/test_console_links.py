@@ -13,7 +13,7 @@ import contextlib
 import re
 
 import pytest
-from console_steps import PHONE, new_game, new_page
+from console_steps import PHONE, hold, new_game, new_page
 from server import Server, Servers
 from stores import Store
 
@@ -161,3 +161,26 @@ def test_a_console_opened_at_a_network_name_links_to_that_name(
     finally:
         context.close()
     assert problems == []
+
+
+@pytest.mark.parametrize("width", [360, 768, 1280])
+def test_five_players_codes_stay_inside_the_page(
+    browser: Browser, server: Server, request: pytest.FixtureRequest, width: int
+) -> None:
+    game = new_game(server, "classic", ["Alexandra", "Bob", "Cy", "Dan", "Eve"])
+    page = new_page(browser, request)
+    page.set_viewport_size({"width": width, "height": 900})
+    hold(page, server, game)
+    page.goto(f"{server.base}/#/g/{game['id']}/players")
+    expect(page.locator(".link-card img.qr")).to_have_count(5)
+
+    # Every card and what it holds end inside the panel above them (issue 22: at 1280 px the
+    # fifth card ran 12 px past it).
+    overflow = page.evaluate(
+        """() => {
+          const edge = document.querySelector('main .card').getBoundingClientRect().right;
+          return [...document.querySelectorAll('.link-card, .link-card *')]
+            .map((el) => el.getBoundingClientRect().right - edge).filter((d) => d > 0.5);
+        }"""
+    )
+    assert overflow == []
