@@ -5,7 +5,7 @@
 
 import {h, replace, modal, field, select, numberInput, toast} from './dom.js';
 import {Api, Problem, newKey, qrUrl, unreachable} from './api.js';
-import {t, lang, langSwitch, onLangChange, rulesetTitle, setDocumentLang, money, currencyLabel} from './i18n.js';
+import {t, lang, langSwitch, onLangChange, rulesetTitle, setDocumentLang, money, currencyLabel, date} from './i18n.js';
 import {Board, groupClass} from './rules.js';
 import {quote, netFor} from './quote.js';
 import * as store from './store.js';
@@ -226,7 +226,7 @@ async function newGameScreen(stale = () => false) {
   if (stale()) return;
   for (const rs of items) rulesetCache.set(rs.name, rs);
   const name = h('input', {type: 'text', name: 'name', required: true,
-    value: `${t('game')} ${new Date().toLocaleDateString()}`});
+    value: `${t('game')} ${date()}`});
   name.addEventListener('input', () => checkName(name));
   const rsSelect = select(items.map((r) => [r.name, rulesetTitle(r.name, r.title)]), items[0]?.name, {name: 'ruleset'});
   const playersBox = h('ol', {class: 'player-inputs'});
@@ -682,7 +682,8 @@ function basisSummary(ctx, txn) {
     return `${t('basis')}: ${parts.join(', ')}${parts.length ? ' → ' : ''}${ctx.money(b.rent ?? 0)}`;
   }
   if (txn.type === 'tax' && b.tax === 'income') {
-    return `${t('flat')} ${ctx.money(b.flat)} / ${b.percent} % ${ctx.money(b.percent_amount)}`;
+    // The way it was paid, as the server chose it: flat, or the percent of the total worth.
+    return b.choice === 'percent' ? `${b.percent}\u00a0${t('percent_of_worth')}` : t('flat');
   }
   return '';
 }
