@@ -159,7 +159,7 @@ def test_a_rent_disputed_from_a_phone_shows_live_on_the_table_and_voiding_it_pay
     closing = table.locator(f"details.txn[data-seq='{void['seq']}'] summary")
     expect(closing).to_contain_text(f"Closes dispute #{dispute['seq']}: the transaction is voided")
     row.locator("summary").click()
-    expect(row.locator(".changes")).to_contain_text("status open")  # the record in words
+    expect(row.locator(".changes")).to_contain_text("status: open")  # the record in words
 
 
 def test_upholding_with_a_note_shows_the_note_on_the_players_page_in_their_language(
@@ -346,7 +346,8 @@ def test_fair_play_flags_a_deed_worth_400_sold_for_10_to_the_leader_with_its_fig
     flag = card.locator(f"li.flag[data-seq='{seq}']")
     expect(flag).to_have_attribute("data-rule", "asset_dumping")
     expect(flag.locator(".flag-title")).to_have_text(f"#{seq} Asset dumping")
-    expect(flag).to_contain_text("Trade: Ann handed Bob $400, and $10 came back.")
+    # What was handed over by name, not its value alone (issue 22, item 8).
+    expect(flag).to_contain_text("Trade: Ann handed Bob Boardwalk ($400), and $10 came back.")
     expect(flag).to_contain_text("2 % of it came back; under 50 % is far below its value.")
     expect(flag).to_contain_text("$390 moved to Bob, whose net worth was $2,500 before")
     expect(flag.get_by_test_id("flag-exempt")).to_have_count(0)
@@ -376,7 +377,7 @@ def test_fair_play_flags_a_deed_worth_400_sold_for_10_to_the_leader_with_its_fig
     )
     given, back = money(phone, 400), money(phone, 10)
     expect(mine).to_contain_text(
-        f"от игрока Ann игроку Bob передано {given}, обратно получено {back}"
+        f"от игрока Ann игроку Bob передано: улица Арбат ({given}); обратно получено: {back}"
     )
 
 

@@ -5,7 +5,7 @@
 
 import {h, replace, modal, field, select, numberInput, toast} from './dom.js';
 import {Api, Problem, newKey, qrUrl, unreachable} from './api.js';
-import {t, lang, langSwitch, onLangChange, rulesetTitle, setDocumentLang, money, currencyLabel} from './i18n.js';
+import {t, lang, langSwitch, onLangChange, rulesetTitle, setDocumentLang, money, currencyLabel, date} from './i18n.js';
 import {Board, groupClass} from './rules.js';
 import {quote, netFor} from './quote.js';
 import * as store from './store.js';
@@ -236,7 +236,7 @@ async function newGameScreen(stale = () => false) {
   if (stale()) return;
   for (const rs of items) rulesetCache.set(rs.name, rs);
   const name = h('input', {type: 'text', name: 'name', required: true,
-    value: `${t('game')} ${new Date().toLocaleDateString()}`});
+    value: `${t('game')} ${date()}`});
   name.addEventListener('input', () => checkName(name));
   const rsSelect = select(items.map((r) => [r.name, rulesetTitle(r.name, r.title)]), items[0]?.name, {name: 'ruleset'});
   const playersBox = h('ol', {class: 'player-inputs'});

@@ -5,7 +5,7 @@
 
 import {h, replace} from './dom.js';
 import {t, typeLabel} from './i18n.js';
-import {problemView} from './views.js';
+import {problemView, iouName} from './views.js';
 
 /** The flags of a game, asked once per state of the game (any token of the game may ask). */
 function flagsOf(ctx) {
@@ -18,13 +18,16 @@ function flagsOf(ctx) {
   return ctx.fairplay.asked;
 }
 
-/** What one side of a handover held: cash, deeds by name, jail cards, IOUs, each at its value. */
-function items(ctx, side) {
+/** What one side of a handover held: cash, deeds by name, jail cards, IOUs (by who owes
+ * whom), each at its value; `inSentence`: cash as its amount alone, the others' values in
+ * brackets ("Boardwalk ($400), $10"). */
+function items(ctx, side, inSentence = false) {
   const out = [];
-  if (side.cash) out.push(`${t('cash')} ${ctx.money(side.cash)}`);
-  for (const [deed, value] of Object.entries(side.deeds || {})) out.push(`${ctx.deedName(deed)} ${ctx.money(value)}`);
-  for (const [deck, value] of Object.entries(side.jail_cards || {})) out.push(`${t('jail_card_of', {deck: t(`deck_${deck}`, {}, deck)})} ${ctx.money(value)}`);
-  for (const [iou, value] of Object.entries(side.ious || {})) out.push(`${t('fp_iou', {iou})} ${ctx.money(value)}`);
+  const valued = (what, value) => (inSentence ? `${what} (${ctx.money(value)})` : `${what} ${ctx.money(value)}`);
+  if (side.cash) out.push(inSentence ? ctx.money(side.cash) : `${t('cash')} ${ctx.money(side.cash)}`);
+  for (const [deed, value] of Object.entries(side.deeds || {})) out.push(valued(ctx.deedName(deed), value));
+  for (const [deck, value] of Object.entries(side.jail_cards || {})) out.push(valued(t('jail_card_of', {deck: t(`deck_${deck}`, {}, deck)}), value));
+  for (const [iou, value] of Object.entries(side.ious || {})) out.push(valued(t('fp_iou', {iou: iouName(ctx, iou)}), value));
   return out.length ? out.join(', ') : t('fp_nothing');
 }
 
@@ -44,7 +47,7 @@ export function flagView(ctx, flag) {
     ? h('span', {class: 'badge ok', dataset: {testid: 'flag-exempt'}}, t(`fp_exempt_${flag.exempt}`, {}, flag.exempt))
     : null;
   const lines = [
-    h('p', {}, t('fp_handover', {giver, receiver, given: ctx.money(flag.given), received: ctx.money(flag.received), type: typeLabel(b.type || '')})),
+    h('p', {}, t('fp_handover', {giver, receiver, given: items(ctx, b.given || {}, true), received: items(ctx, b.received || {}, true), type: typeLabel(b.type || '')})),
     h('p', {}, t('fp_far_below', {percent: b.received_percent, limit: b.dumping_percent})),
   ];
   if (flag.rule === 'propping_up') {

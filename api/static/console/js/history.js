@@ -3,8 +3,8 @@
 // statement of any account.
 
 import {h, replace, field, select} from './dom.js';
-import {t, typeLabel} from './i18n.js';
-import {describeTxn, txnDetails, statementTable, problemView} from './views.js';
+import {t, plural} from './i18n.js';
+import {describeTxn, txnDetails, statementTable, problemView, typeName} from './views.js';
 import {voidFromHistory, historyNote, readable} from './disputes.js';
 import {fairplayCard} from './fairplay.js';
 
@@ -12,7 +12,7 @@ export async function historyScreen(ctx, main, {account, stale = () => false} = 
   const all = await ctx.api.transactions(ctx.id);
   if (stale()) return; // the banker went elsewhere meanwhile
   const types = [...new Set(all.map((x) => x.type))];
-  const typeSel = select([['', t('all')], ...types.map((k) => [k, typeLabel(k)])], '', {name: 'type'});
+  const typeSel = select([['', t('all')], ...types.map((k) => [k, typeName(ctx, k)])], '', {name: 'type'});
   const accountSel = select([['', t('all')], ...ctx.accountOptions()], '', {name: 'account'});
   const deedSel = select([['', t('all')], ...ctx.board.deeds.map((d) => [d.id, d.name])], '', {name: 'property'});
   const list = h('ol', {class: 'txns', reversed: true, 'aria-live': 'polite'});
@@ -29,7 +29,7 @@ export async function historyScreen(ctx, main, {account, stale = () => false} = 
         return;
       }
     }
-    count.textContent = t('n_transactions', {n: items.length});
+    count.textContent = plural(items.length, 'n_transactions');
     replace(list, [...items].reverse().map((txn) => row(ctx, txn)));
   };
   [typeSel, accountSel, deedSel].forEach((s) => s.addEventListener('change', draw));

@@ -329,7 +329,7 @@ export const en = {
   fp_f_net: 'Net value moved', fp_f_giver_worth_before: 'Giver’s net worth before', fp_f_receiver_worth_before: 'Receiver’s net worth before',
   fp_f_shift_percent: 'A shift of power: at least', fp_f_receiver_could_raise: 'Receiver could raise before',
   fp_f_distress_limit: 'About to go bankrupt: under', fp_f_receiver_paid_next: 'Receiver paid out next',
-  fp_nothing: 'nothing', fp_iou: 'IOU {iou}', fp_group_of: 'the group of {deeds}',
+  fp_nothing: 'nothing', fp_iou: 'IOU ({iou})', fp_group_of: 'the group of {deeds}',
   // The statistics of a game (stats.js): a row per figure the server gives, a deed's columns.
   st_title: 'Statistics', st_intro: 'What came in and went out for each player, and what each deed earned. Voided transactions do not count.',
   st_as_of: 'As they stood after #{seq}.', st_figure: 'Figure', st_at_seq: 'at\u00a0#{seq}',
@@ -379,6 +379,22 @@ export const en = {
   fi_too_large: 'The file is larger than this server takes.',
   fi_rate_limited: 'Too many games were made from this address just now. Try again in {s} s.',
   fi_offline_import: 'No connection to the server: the file can be opened only when it answers. Try again when the connection is back.',
+  // words (issue 22)
+  b_bankrupt: 'bankrupt', b_break_down: 'hotel broken down', b_cost: 'cost',
+  b_entered_rent: 'rent entered', b_fee: 'fee', b_forgiven: 'forgiven', b_holder: 'holder',
+  b_jail_cards: 'jail cards', b_lifted: 'mortgage', b_merged: 'merged', b_outstanding: 'still owed',
+  b_prices: 'prices', b_properties: 'deeds', b_rank: 'place', b_receiver: 'goes to',
+  b_repaid: 'repaid', b_score: 'score', b_unit_price: 'price each', bv_lifted_yes: 'lifted at once',
+  bv_lifted_no: 'kept mortgaged (interest now)', bv_won_yes: 'won', bv_won_no: 'lost',
+  bv_stake_returned_yes: 'returned', bv_stake_returned_no: 'not returned',
+  bv_waived_yes: 'waived: exempt', bv_doubles_yes: 'rolled doubles', bv_hotel_yes: 'a hotel',
+  bv_break_down_yes: 'broken down into houses', bt_waives: 'the next round tax',
+  bt_scoring: 'cash, deeds at their price (mortgaged ones at half) and buildings at cost',
+  iou_of_seq: 'the IOU of #{seq}', iou_named: 'the IOU of #{seq}: {debtor}, {amount}', move_needs: 'Enter {fields} to see what it would record.', dn_branch_plot: 'Branch {branch}, plot {n}',
+  dn_central: 'Central plot {n}', cnt_shares_one: '{n} share', cnt_shares_other: '{n} shares',
+  cnt_houses_one: '{n} house', cnt_houses_other: '{n} houses', cnt_hotels_one: '{n} hotel',
+  cnt_hotels_other: '{n} hotels', n_transactions_one: '{n} transaction',
+  n_transactions_other: '{n} transactions',
 };
 
 /** The dictionary of js/i18n-<code>.js (its export named `code`), loading. */
@@ -442,6 +458,38 @@ export function rulesetTitle(name, title) {
   return t(`rs_${name}`, {}, title || name);
 }
 
+const pluralRules = {};
+/** The CLDR plural category of `n` ('one', 'few', 'many', 'other'…) in a language of the
+ * console (the current one by default), by Intl.PluralRules of that language's locale. */
+export function pluralCategory(n, code = current) {
+  const tag = BY_CODE[code].locale;
+  if (!pluralRules[tag]) pluralRules[tag] = new Intl.PluralRules(tag);
+  return pluralRules[tag].select(Math.abs(n));
+}
+
+/** A whole number in the console's locale (not the browser's): "2 050", "2,050". */
+export function number(n) {
+  return new Intl.NumberFormat(locale(), {maximumFractionDigits: 0}).format(n);
+}
+
+/**
+ * The text of `key` for the count `n`, in the form the language's plural rules choose:
+ * `key_one`, `key_few`, `key_many` or `key_other` of the current dictionary (then its
+ * `key_other`, then `key` itself: "транзакций: {n}" needs no form), else English's; {n} is
+ * the count in the console's locale.
+ */
+export function plural(n, key, params = {}) {
+  const own = BY_CODE[current].dict;
+  const found = [`${key}_${pluralCategory(n)}`, `${key}_other`, key].find((k) => own[k] !== undefined)
+    ?? [`${key}_${pluralCategory(n, 'en')}`, `${key}_other`].find((k) => en[k] !== undefined);
+  return t(found || key, {n: number(n), ...params});
+}
+
+/** A date in the console's language (Intl with its locale, not the browser's). */
+export function date(when = new Date()) {
+  return new Intl.DateTimeFormat(locale()).format(when);
+}
+
 const positions = {};
 /** Whether this locale writes a currency symbol before the number ($1,500) or after (1 500 $). */
 function symbolFirst() {
@@ -452,22 +500,36 @@ function symbolFirst() {
   return positions[current];
 }
 
-/** A rule set's currency as a label: one for every language, or {en, ru, …} by language
- * (the current one's, else the English one, else the first). */
-export function currencyLabel(currency) {
+/** A rule set's currency as the rule set gives it: one label for every language, or
+ * {en, ru, …} by language (the current one's, else the English one, else the first). */
+function ownLabel(currency) {
   if (!currency || typeof currency !== 'object') return currency || '';
   return currency[current] ?? currency.en ?? Object.values(currency)[0] ?? '';
 }
 
+/** A rule set's currency as a label in the reader's language: the rule set's own, or where
+ * the dictionary knows that word (`cu_<label>`: the box's "фанты" in Polish), its word. */
+export function currencyLabel(currency) {
+  const label = ownLabel(currency);
+  return BY_CODE[current].dict[`cu_${label}`] ?? label;
+}
+
+/** The currency word after the figure `n`, in the form the language counts it in
+ * (`cu_<label>_<plural category>`: "1 фант", "3 фанта", "2 050 фантов"). */
+function counted(label, n) {
+  const own = BY_CODE[current].dict;
+  return own[`cu_${label}_${pluralCategory(n)}`] ?? own[`cu_${label}_other`] ?? own[`cu_${label}`] ?? label;
+}
+
 /** An amount in the current locale with the rule set's currency label. */
 export function money(amount, currency = '') {
-  const n = new Intl.NumberFormat(locale(), {maximumFractionDigits: 0}).format(Math.abs(amount));
+  const n = number(Math.abs(amount));
   const sign = amount < 0 ? '−' : '';
-  currency = currencyLabel(currency);
-  if (!currency) return sign + n;
+  const label = ownLabel(currency);
+  if (!label) return sign + n;
   // A one-character symbol goes where the locale puts symbols; a word always after.
-  if ([...currency].length === 1 && symbolFirst()) return `${sign}${currency}${n}`;
-  return `${sign}${n}\u00a0${currency}`;
+  if ([...label].length === 1 && symbolFirst()) return `${sign}${label}${n}`;
+  return `${sign}${n}\u00a0${counted(label, Math.abs(amount))}`;
 }
 
 /** The language switch for the top bar. */

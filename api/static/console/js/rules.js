@@ -3,7 +3,7 @@
 // computes no rule: every amount a screen shows (rent, taxes, mortgages, buildings, what a
 // player could raise) is the server's answer, asked with a dry run (quote.js).
 
-import {lang, currencyLabel} from './i18n.js';
+import {lang, currencyLabel, t} from './i18n.js';
 
 /** Everything the console needs to know about a rule set, indexed once. */
 export class Board {
@@ -32,10 +32,13 @@ export class Board {
   deed(id) { return this.byId.get(id); }
   name(id) { const d = this.byId.get(id); return d ? d.name : id; }
 
-  /** A deed's name in the page's language (the rule set's `names`), else its printed name. */
+  /** A deed's name in the page's language (the rule set's `names`), else its printed name;
+   * a deed printed as its id alone (Millionaire Elite's plots `b3-2`, `central-1`: the box
+   * names none) by its group and number, "Branch 3, plot 2". */
   localName(deed) {
     const names = (this.rs.names || {})[lang()];
-    return (names && Object.hasOwn(names, deed.id) && names[deed.id]) || deed.printed;
+    if (names && Object.hasOwn(names, deed.id) && names[deed.id]) return names[deed.id];
+    return deed.printed === deed.id ? numberedName(deed) : deed.printed;
   }
 
   /** What the figures count, in the page's language: a currency by language gives its entry
@@ -54,4 +57,15 @@ export function groupClass(board, group) {
   const known = ['brown', 'light-blue', 'pink', 'orange', 'red', 'yellow', 'green', 'dark-blue', 'railroad', 'utility', 'central'];
   if (known.includes(group)) return `g-${group}`;
   return `g-x${(board.groupIndex.get(group) || 0) % 10}`;
+}
+
+/** A deed the rule set names by its id alone, `<group>-<n>`, in the reader's words: a plot
+ * of a numbered branch ("b3" -> "Branch 3, plot 2"), or of another group ("Central plot 1"),
+ * by the dictionary's `dn_<kind>`; the id itself where it has no such form. */
+function numberedName(deed) {
+  const own = /^(.*?)-(\d+)$/.exec(deed.id);
+  if (!own || own[1] !== deed.group) return deed.id;
+  const branch = /^[a-z]+(\d+)$/.exec(deed.group);
+  if (branch) return t('dn_branch_plot', {branch: branch[1], n: own[2]});
+  return t(`dn_${deed.kind}`, {n: own[2]}, deed.id);
 }

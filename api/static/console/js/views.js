@@ -2,7 +2,7 @@
 // the board-coloured deed picker, transactions described, problems explained.
 
 import {h, replace, fmtTime} from './dom.js';
-import {t, money, typeLabel, locale} from './i18n.js';
+import {t, money, typeLabel, locale, number, plural} from './i18n.js';
 import {groupClass} from './rules.js';
 
 /** Everything a screen needs about one game: the API, the board, the state, names. */
@@ -167,6 +167,23 @@ export function tileLine(ctx, d, prop) {
   return parts.join(' · ');
 }
 
+/** A type of transaction in words: where shares pay a part of the salary (Millionaire
+ * Elite's round income) by the word of its button, "Income", everywhere it is named. */
+export function typeName(ctx, type) {
+  if (type === 'salary' && ctx.board.params.share_income_percent !== undefined) return t('income');
+  return typeLabel(type);
+}
+
+/** An IOU as the log names it, by what never changes: the transaction that issued it, its
+ * debtor and its amount ("the IOU of #42: Ann, $30"), never its id (iou-42). */
+export function iouName(ctx, id) {
+  const seq = /^iou-(\d+)$/.exec(String(id));
+  if (!seq) return t('a_iou');
+  const iou = (ctx.game.ious || []).find((i) => i.id === id);
+  if (!iou) return t('iou_of_seq', {seq: seq[1]});
+  return t('iou_named', {seq: seq[1], debtor: ctx.name(iou.debtor), amount: ctx.money(iou.amount)});
+}
+
 /** A transaction in one line: its type, the money that moved, what it was about. */
 export function describeTxn(ctx, txn) {
   const req = txn.request || {};
@@ -175,29 +192,53 @@ export function describeTxn(ctx, txn) {
   const who = req.player || req.debtor;
   if (typeof who === 'string' && !(txn.postings || []).length) about.push(ctx.name(who));
   if (typeof req.property === 'string') about.push(ctx.deedName(req.property));
-  if (typeof req.iou === 'string') about.push(req.iou);
-  if ((txn.type === 'void' || txn.type === 'dispute') && req.seq) about.push(`#${req.seq}`);
+  if (typeof req.iou === 'string') about.push(iouName(ctx, req.iou));
+  if ((txn.type === 'void' || txn.type === 'dispute') && req.seq) about.push(seqRef(req.seq));
   // The EXCHANGE moves no money: say where the price went.
   const b = txn.basis || {};
   if (txn.type === 'share_price' && b.from !== undefined) about.push(`${ctx.money(b.from)} → ${ctx.money(b.to)}`);
   const moves = (txn.postings || []).map((p) => `${ctx.name(p.from)} → ${ctx.name(p.to)} ${ctx.money(p.amount)}`);
   return {
-    title: `#${txn.seq} ${typeLabel(txn.type)}${about.length ? ` · ${about.join(', ')}` : ''}`,
+    title: `${seqRef(txn.seq)} ${typeName(ctx, txn.type)}${about.length ? ` · ${about.join(', ')}` : ''}`,
     moves: moves.join('; '),
   };
 }
 
+/** A transaction by its number, as every screen of the console writes it: "#12". */
+export function seqRef(seq) {
+  return `#${seq}`;
+}
+
+// What a basis says, field by field (views.js basisList, the quotes' boxes, the history):
+// each key labelled (`b_<key>`), each value in words. Amounts are money; counts plain numbers;
+// ids names (deeds, players, accounts, IOUs, transactions); the server's words the dictionary's.
+const AMOUNTISH = /amount|rent|price|cost|total|cash|fee|owed|value|salary|income|tax|flat|worth|bid|stake|payout|fine|interest|repaid|forgiven|outstanding|score|commission$|pot|bank_pays|prices|figure|per_house|per_hotel|per_share/;
+const COUNTISH = /percent|count|held|houses|hotels|points|dice|factor|multiplier|shares|rank|checked/;
+const PERCENT = /percent$/;
+const SEQS = new Set(['voided', 'about', 'dispute', 'resolved_by', 'seq', 'bankrupt', 'void']);
+// Fields a family does not need (the rule set's bookkeeping): left out of a basis shown.
+const LEFT_OUT = new Set(['kind', 'printed', 'entered', 'plot_tax_entered', 'merged']);
+// Counted fields said with their noun, in the form the language counts it ("2 акции").
+const COUNTED = {shares: 'cnt_shares', shares_sold: 'cnt_shares', houses: 'cnt_houses', hotels: 'cnt_hotels'};
+
+function isAmount(key) {
+  return AMOUNTISH.test(key) && !COUNTISH.test(key);
+}
+
 function showValue(ctx, key, value) {
   if (value === null || value === undefined) return '—';
-  if (typeof value === 'boolean') return value ? t('yes') : t('no');
+  if (typeof value === 'boolean') return t(`bv_${key}_${value ? 'yes' : 'no'}`, {}, value ? t('yes') : t('no'));
   if (typeof value === 'number') {
-    const amountish = /amount|rent|price|cost|total|cash|fee|owed|value|salary|income|tax|flat|worth|bid|stake|payout|fine|interest/;
-    return amountish.test(key) && !/percent|count|held|houses|hotels|points|dice|factor|multiplier|shares/.test(key)
-      ? ctx.money(value) : value.toLocaleString(locale());
+    if (SEQS.has(key)) return seqRef(value);
+    if (COUNTED[key]) return plural(value, COUNTED[key]);
+    if (PERCENT.test(key)) return `${number(value)}\u00a0%`;
+    return isAmount(key) ? ctx.money(value) : number(value);
   }
   if (typeof value === 'string') {
     if (ctx.board.byId.has(value)) return ctx.deedName(value);
     if (ctx.byId.has(value) || value === 'bank' || value === 'pot') return ctx.name(value);
+    if (value === 'banker') return t('banker');
+    if (key === 'iou' || /^iou-\d+$/.test(value)) return iouName(ctx, value);
     const word = WORDS[key] && WORDS[key](value);
     return word ? t(word, {}, value) : value;
   }
@@ -205,26 +246,53 @@ function showValue(ctx, key, value) {
     if (!value.length) return '—';
     return value.map((v) => showValue(ctx, key, v)).join(typeof value[0] === 'object' ? '; ' : ', ');
   }
-  // A record (a trade's leg, a building order, a standing): its fields in words, never JSON.
-  return Object.entries(value).map(([k, v]) => `${t(`b_${k}`, {}, k.replaceAll('_', ' '))} ${showValue(ctx, k, v)}`).join(', ');
+  if (RECORDS[key]) return RECORDS[key](ctx, value);
+  // A record (a building order, an IOU written off, a map of deeds to prices): its fields in
+  // words, never JSON; a deed or a player as a key is named.
+  return Object.entries(value).filter(([k]) => !LEFT_OUT.has(k)).map(([k, v]) => {
+    if (ctx.board.byId.has(k) || ctx.byId.has(k)) return `${ctx.board.byId.has(k) ? ctx.deedName(k) : ctx.name(k)}: ${showValue(ctx, key, v)}`;
+    if (typeof v === 'boolean' && t(`bv_${k}_${v ? 'yes' : 'no'}`, {}, '')) return showValue(ctx, k, v);
+    return `${t(`b_${k}`, {}, k.replaceAll('_', ' '))}: ${showValue(ctx, k, v)}`;
+  }).join(', ');
 }
+
+/** Records said as a sentence rather than field by field. */
+const RECORDS = {
+  // A trade's leg: "Bob → Cy: $20, Connecticut Avenue, Chance jail card".
+  legs: (ctx, leg) => {
+    const given = [];
+    if (leg.cash) given.push(ctx.money(leg.cash));
+    for (const d of leg.properties || []) given.push(ctx.deedName(d));
+    for (const deck of leg.jail_cards || []) given.push(t('jail_card_of', {deck: t(`deck_${deck}`, {}, deck)}));
+    return `${ctx.name(leg.from)} → ${ctx.name(leg.to)}: ${given.length ? given.join(', ') : t('fp_nothing')}`;
+  },
+  // A standing at the finish: "1. Ann 1 627 $".
+  standings: (ctx, s) => `${number(s.rank)}. ${ctx.name(s.player)} ${ctx.money(s.score)}${s.bankrupt ? ` (${t('bankrupt')})` : ''}`,
+};
 
 /** The dictionary key of a word the server writes in a basis, by the field it is in. */
 const WORDS = {
   deck: (v) => `deck_${v}`,
+  jail_cards: (v) => `deck_${v}`,
   policy: (v) => `policy_${v}`,
+  policies_expired: (v) => `policy_${v}`,
+  policies_returned: (v) => `policy_${v}`,
   effect: (v) => `effect_${v}`,
   voided_type: (v) => `ty_${v}`,
   direction: (v) => `price_${v}`,
   tax: (v) => `${v}_tax`,
-  choice: (v) => `b_${v}`,
+  choice: (v) => `mc_choice_${v}`,
   kind: (v) => `kind_${v}`,
-  action: (v) => ({buy: 'buy', sell: 'sell', use: 'use_policy', return: 'return_policy'}[v]),
+  status: (v) => `dp_status_${v}`,
+  action: (v) => `mc_action_${v}`,
+  // The server's own sentences, of which there is one each.
+  waives: () => 'bt_waives',
+  scoring: () => 'bt_scoring',
 };
 
 /** A basis (why each amount is what it is) as a definition list. */
 export function basisList(ctx, basis) {
-  const entries = Object.entries(basis || {});
+  const entries = Object.entries(basis || {}).filter(([k]) => !LEFT_OUT.has(k));
   if (!entries.length) return null;
   return h('dl', {class: 'basis'}, entries.map(([k, v]) => [
     h('dt', {}, t(`b_${k}`, {}, k.replaceAll('_', ' '))),
@@ -233,15 +301,19 @@ export function basisList(ctx, basis) {
 }
 
 function changeText(ctx, c) {
-  const what = c.property ? ctx.deedName(c.property) : c.player ? ctx.name(c.player) : c.deck ? t(`deck_${c.deck}`) : '';
+  const what = [c.property ? ctx.deedName(c.property) : c.player ? ctx.name(c.player) : c.deck ? t(`deck_${c.deck}`) : '',
+    c.policy ? t(`policy_${c.policy}`, {}, c.policy) : ''].filter(Boolean).join(', ');
   const val = (v) => (typeof v === 'string' && (ctx.byId.has(v) || v === 'bank' || v === 'deck') ? (v === 'deck' ? t('deck') : ctx.name(v)) : showValue(ctx, c.kind, v));
-  if (c.kind === 'status') return `${t('c_status')}: ${val(c.from)} → ${val(c.to)}`;
+  if (c.kind === 'status') {
+    const status = (v) => (v ? t(`status_${v}`, {}, v) : '—');
+    return `${t('c_status')}: ${status(c.from)} → ${status(c.to)}`;
+  }
   if (c.kind === 'iou') {
     // An IOU issued (or taken back by a void) is a whole record: said in words, never as JSON.
     const iou = (v) => (v && typeof v === 'object'
       ? t('iou_line', {debtor: ctx.name(v.debtor), holder: ctx.name(v.holder), amount: ctx.money(v.outstanding), of: ctx.money(v.amount)})
       : '—');
-    return `${t('c_iou')} ${c.iou || ''}: ${iou(c.from)} → ${iou(c.to)}`;
+    return `${t('c_iou')}: ${iou(c.from)} → ${iou(c.to)}`;
   }
   return `${t(`c_${c.kind}`, {}, c.kind)}${what ? ` · ${what}` : ''}: ${val(c.from)} → ${val(c.to)}`;
 }
@@ -272,7 +344,7 @@ export function statementTable(ctx, statement) {
       h('th', {scope: 'col', class: 'num'}, t('amount')), h('th', {scope: 'col', class: 'num'}, t('balance')))),
     h('tbody', {}, [...statement.items].reverse().map((it) => h('tr', {},
       h('td', {}, String(it.seq)),
-      h('td', {}, typeLabel(it.type), it.counterparty ? h('span', {class: 'muted'}, ` · ${ctx.name(it.counterparty)}`) : null,
+      h('td', {}, typeName(ctx, it.type), it.counterparty ? h('span', {class: 'muted'}, ` · ${ctx.name(it.counterparty)}`) : null,
         it.memo ? h('div', {class: 'small muted'}, it.memo) : null),
       h('td', {class: `num ${it.amount < 0 ? 'neg' : 'pos'}`}, (it.amount > 0 ? '+' : '') + ctx.money(it.amount)),
       h('td', {class: 'num'}, ctx.money(it.balance)))))));

@@ -1,0 +1,93 @@
+"""Every key the ledger writes in a basis, at any depth (a trade's legs, a building order, a
+standing), has its label in each of the console's languages (views.js basisList: ``b_<key>``),
+translated in Russian and Polish (issue 22, "Every word in the reader's language"). The keys
+are read off games that record every transaction type (tests/every_type.py), so a new key is
+labelled here or this fails."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from conftest import Table, serving_app
+from console_languages import dictionaries, words
+from every_type import (
+    CLASSIC,
+    CLASSIC_OPTIONS,
+    CLASSIC_PLAYERS,
+    ELITE,
+    ELITE_PLAYERS,
+    Step,
+    play,
+)
+from flask.testing import FlaskClient
+
+from ledger.transactions import REGISTRY
+
+
+def keys_of(value: Any, ids: frozenset[str] = frozenset()) -> set[str]:
+    """The keys of a basis and of every record inside it, but ``ids`` (a deal's prices are
+    by deed: the console names the deed)."""
+    if isinstance(value, dict):
+        return (set(value) - ids) | {k for v in value.values() for k in keys_of(v, ids)}
+    if isinstance(value, list):
+        return {k for v in value for k in keys_of(v, ids)}
+    return set()
+
+
+def logged(
+    client: FlaskClient, ruleset: str, players: list[str], steps: list[Step], **options: Any
+) -> list[dict[str, Any]]:
+    body = {"name": "words", "ruleset": ruleset, "players": players, "options": options}
+    created = client.post("/api/v1/games", json=body)
+    assert created.status_code == 201, created.json
+    table = Table(client, created.json)
+    play(steps, table.record, table.state)
+    answer = table.get("/transactions?limit=1000")
+    assert answer.status_code == 200, answer.json
+    deeds = set(table.state()["properties"])
+    return [{**txn, "deeds": deeds} for txn in answer.json["items"]]
+
+
+@pytest.fixture(scope="module")
+def transactions() -> list[dict[str, Any]]:
+    serving = serving_app(":memory:")
+    client = next(serving).test_client()
+    try:
+        return [
+            *logged(client, "classic", CLASSIC_PLAYERS, CLASSIC, **CLASSIC_OPTIONS),
+            *logged(client, "millionaire-elite", ELITE_PLAYERS, ELITE),
+            *logged(client, "short", ["Ann", "Bob"], []),  # its deal
+        ]
+    finally:
+        next(serving, None)
+
+
+def test_the_games_record_every_type(transactions: list[dict[str, Any]]) -> None:
+    assert {txn["type"] for txn in transactions} == set(REGISTRY)
+
+
+@pytest.fixture(scope="module")
+def basis_keys(transactions: list[dict[str, Any]]) -> set[str]:
+    return {k for txn in transactions for k in keys_of(txn["basis"], frozenset(txn["deeds"]))}
+
+
+@pytest.mark.parametrize("name", dictionaries())
+def test_every_basis_key_has_a_label(name: str, basis_keys: set[str]) -> None:
+    named = words(name, "b_")
+
+    assert sorted(k for k in basis_keys if f"b_{k}" not in named) == []
+
+
+@pytest.mark.parametrize("name", ["i18n-ru.js", "i18n-pl.js"])
+def test_the_labels_are_translated(name: str, basis_keys: set[str]) -> None:
+    english, named = words("i18n.js", "b_"), words(name, "b_")
+    same = {k for k in basis_keys if named.get(f"b_{k}") == english.get(f"b_{k}")}
+
+    assert same - {"hotel"} == set()  # (Polish writes a hotel as English does.)
+
+
+def test_a_basis_key_is_found_in_a_record_of_a_list() -> None:
+    basis = {"legs": [{"from": "p1", "jail_cards": []}], "prices": {"boardwalk": 400}}
+
+    assert keys_of(basis, frozenset({"boardwalk"})) == {"legs", "from", "jail_cards", "prices"}
