@@ -1,6 +1,7 @@
 """The measure of a console screen that the layout tests share (``test_console_layout.py``,
-``test_console_disputes.py``): the sizes they open, the smallest touch target, and the script
-that lists what is wrong with what a screen shows.
+``test_console_disputes.py``, ``test_console_touch.py``): the sizes they open, the smallest
+touch target, the script that lists what is wrong with what a screen shows, and the one that
+finds a control something else takes the tap of.
 
 Imported as ``from layout import ...`` (pytest puts ``tests/e2e`` on the path).
 """
@@ -117,7 +118,9 @@ OFFENDERS = r"""(tap) => {
     const r = el.getBoundingClientRect();
     if (shown(el) && (r.width < tap || r.height < tap)) found.push(`small: ${what(el)}`);
   }
-  const page = document.scrollingElement;
+  // The page's scroller: the body while the dock holds a toast or the banner (dom.js).
+  const docked = document.documentElement.classList.contains('docked');
+  const page = docked ? document.body : document.scrollingElement;
   if (page.scrollWidth > page.clientWidth + 1) {
     found.push(`the page scrolls sideways: ${page.scrollWidth} px wide on ${page.clientWidth}`);
   }
@@ -125,4 +128,48 @@ OFFENDERS = r"""(tap) => {
     found.push(`the dialog scrolls sideways: ${dialog.scrollWidth} px in ${dialog.clientWidth}`);
   }
   return found;
+}"""
+
+# Every control of the page the banker can see (its box cut to the screen and to every
+# scroller holding it has room) that something else takes the tap of: the element at the
+# centre of what shows of it is neither itself nor inside it (a toast, a banner over it).
+COVERED = r"""() => {
+  const CONTROLS = 'button, a[href], input:not([type=hidden]), select, textarea, summary';
+  const found = [];
+  const shown = (el) => el.getClientRects().length > 0
+    && !el.closest('.sr-only, .skip-link, [hidden]')
+    && getComputedStyle(el).visibility !== 'hidden';
+  const seen = (el) => {
+    let {left, top, right, bottom} = el.getBoundingClientRect();
+    left = Math.max(left, 0); top = Math.max(top, 0);
+    right = Math.min(right, innerWidth); bottom = Math.min(bottom, innerHeight);
+    for (let a = el.parentElement; a; a = a.parentElement) {
+      const style = getComputedStyle(a);
+      if (style.overflowX === 'visible' && style.overflowY === 'visible') continue;
+      if (a === document.documentElement) continue; // the screen, above
+      const q = a.getBoundingClientRect();
+      left = Math.max(left, q.left); top = Math.max(top, q.top);
+      right = Math.min(right, q.right); bottom = Math.min(bottom, q.bottom);
+    }
+    return {left, top, right, bottom};
+  };
+  let count = 0;
+  for (const el of document.body.querySelectorAll(CONTROLS)) {
+    if (!shown(el) || el.closest('#toasts, #net, dialog')) continue;
+    const r = seen(el);
+    if (r.right - r.left < 1 || r.bottom - r.top < 1) continue;
+    count += 1;
+    const x = (r.left + r.right) / 2;
+    const y = (r.top + r.bottom) / 2;
+    const hit = document.elementFromPoint(x, y);
+    if (!hit || !(hit === el || el.contains(hit))) {
+      const name = (el.innerText || el.value || el.getAttribute('aria-label') || '')
+        .replace(/\s+/g, ' ').trim().slice(0, 40);
+      const over = hit
+        ? `${hit.tagName.toLowerCase()}${hit.id ? '#' + hit.id : ''}.${hit.className}` : 'nothing';
+      const at = `${Math.round(x)},${Math.round(y)}`;
+      found.push(`${el.tagName.toLowerCase()} "${name}" at ${at} under ${over}`);
+    }
+  }
+  return {count, found};
 }"""

@@ -3,7 +3,7 @@
 // Routes live in the fragment (#/g/<id>/history), so nothing about a game reaches the server's
 // logs but the API calls themselves.
 
-import {h, replace, modal, field, select, numberInput, toast} from './dom.js';
+import {h, replace, modal, field, select, numberInput, toast, scrollToTop} from './dom.js';
 import {Api, Problem, newKey, qrUrl, unreachable} from './api.js';
 import {t, lang, langSwitch, onLangChange, rulesetTitle, setDocumentLang, money, currencyLabel, date} from './i18n.js';
 import {Board, groupClass} from './rules.js';
@@ -994,7 +994,7 @@ store.onForgotten(({forgot, game}) => {
 showBanner(bannerMore);
 registerWorker();
 window.addEventListener('hashchange', () => {
-  window.scrollTo(0, 0);
+  scrollToTop();
   route();
 });
 route();

@@ -98,6 +98,52 @@ export function toast(message, {action, kind = 'info', timeout = 6000, move = fa
   return item;
 }
 
+// The dock (#dock: the offline banner and the toasts) is fixed at the top of the screen. While
+// it holds anything, the page scrolls in the room under it (html.docked: the body is the
+// scroller, from the dock's foot down), so nothing is ever drawn over a control: a tap meant
+// for the next player's button is never taken by a toast (issue 22). What the screen showed
+// stays where it was, under the finger: as the dock grows the page scrolls on by as much, so
+// only its top, as tall as the dock, goes out of sight above (and scrolls back into it).
+const root = document.documentElement;
+let docked = 0; // px: the dock's height the page makes room for
+let padded = 0; // px: room added at the page's foot, so that a short page can scroll on too
+
+function fitDock(height) {
+  height = Math.round(height);
+  if (height === docked) return;
+  const body = document.body;
+  const page = document.scrollingElement;
+  const view = docked ? body.scrollTop - docked : page.scrollTop; // the screen's top in the page
+  docked = height;
+  root.classList.toggle('docked', height > 0);
+  if (!height) {
+    padded = 0;
+    root.style.removeProperty('--dock');
+    root.style.removeProperty('--dock-pad');
+    page.scrollTop = view;
+    return;
+  }
+  root.style.setProperty('--dock', `${height}px`);
+  body.scrollTop = view + height;
+  const short = view + height - body.scrollTop;
+  if (short >= 1) {
+    padded += short;
+    root.style.setProperty('--dock-pad', `${padded}px`);
+    body.scrollTop = view + height;
+  }
+}
+
+const dock = document.getElementById('dock');
+if (dock && 'ResizeObserver' in window) {
+  new ResizeObserver(() => fitDock(dock.getBoundingClientRect().height)).observe(dock);
+}
+
+/** The page back at its top, whichever element scrolls it (the body while the dock holds
+ * something). */
+export function scrollToTop() {
+  (docked ? document.body : document.scrollingElement).scrollTop = 0;
+}
+
 // The browser's back closes the dialog on top, as a phone's user expects, and leaves the page
 // under it as it was: each open dialog has a history entry of its own (same address, so no
 // route changes), pushed when it opens. Closed any other way (its button, Escape, a move

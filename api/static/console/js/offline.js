@@ -77,14 +77,15 @@ let slot = null;
 let extra = () => null;
 
 /**
- * The banner under the top bar (role=status): shown while the server cannot be reached, or
+ * The banner at the top of the screen, in the dock above the toasts (dom.js), the page
+ * scrolling below it (role=status): shown while the server cannot be reached, or
  * while `more(state)` has something to say (the banker's moves waiting to be sent).
  */
 export function showBanner(more = () => null) {
   extra = more;
   if (!slot) {
     slot = h('div', {id: 'net', class: 'net-slot', role: 'status', 'aria-live': 'polite'});
-    document.getElementById('top').after(slot);
+    document.getElementById('dock').prepend(slot); // over the toasts, clear of the page
     connection.addEventListener('change', drawBanner);
     onLangChange(drawBanner);
   }

@@ -1,0 +1,194 @@
+"""The console under a finger (issue 22, item 1): at a phone's, a tablet's and a laptop's width,
+in English, Russian and Polish, a toast never covers a control of the table. With one showing
+(a salary recorded from a card's GO), then two, the element at the centre of every control the
+banker can see is that control, at the top of the page, at its foot and with a card in the
+middle; the next player's GO at the foot of a 360 x 740 phone stays where it was and takes the
+next tap; the toast's Undo is a button of its own, 44 px by 44 px, apart from its close
+button. The offline banner covers nothing either.
+
+Needs what tests/e2e/test_console.py needs (Playwright for Python, chromium); without them
+these tests skip, unless TABLEBANK_REQUIRE_ALL=1 makes that a failure. The phone with a toast
+is saved as a picture to look at by eye, in a temporary directory (TABLEBANK_LAYOUT_SCREENSHOTS
+=<dir> keeps it there), and so is any screen with an offender.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+from pathlib import Path
+
+import pytest
+from console_steps import card, logged, new_game, new_page, open_table, settled
+from layout import COVERED, HEIGHT, TAP
+from server import Server
+
+pytestmark = pytest.mark.e2e
+
+# Without Playwright, browser.chromium() skips (or fails under TABLEBANK_REQUIRE_ALL=1).
+with contextlib.suppress(ImportError):
+    from playwright.sync_api import Browser, Page, expect
+
+LOCALES = ["en-US", "ru-RU", "pl-PL"]
+# 1,500 and a salary of 200 (docs/rules.md, GO), as each language writes it: $1,700, 1 700 $.
+SEVENTEEN_HUNDRED = re.compile(r"^\D*1[\s,.\u00a0\u202f]?700\D*$")
+WIDTHS = [360, 768, 1280]
+
+
+@pytest.fixture(scope="module")
+def screenshots(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    kept = os.environ.get("TABLEBANK_LAYOUT_SCREENSHOTS")
+    out = Path(kept) if kept else tmp_path_factory.mktemp("touch-screens")
+    out.mkdir(parents=True, exist_ok=True)
+    return out
+
+
+# The page's scroller (the body while the dock holds a toast or the banner) sent to `y`.
+SCROLL = """(y) => {
+  const docked = document.documentElement.classList.contains('docked');
+  (docked ? document.body : document.scrollingElement).scrollTop = y;
+}"""
+
+# Two frames drawn: the page has made room for what the dock holds (dom.js fits it before the
+# frame that shows it is painted).
+FRAMES = "() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))"
+
+# An element brought to the foot of the screen.
+TO_THE_FOOT = "(el) => el.scrollIntoView({block: 'end'})"
+
+
+def uncovered(page: Page, where: str, *, at_least: int = 5) -> list[str]:
+    """What a toast or the banner covers at the page's scroll now, named for `where`, of the
+    `at_least` controls on the screen (a player's card has five; the foot of a phone's page is
+    the board, which has none)."""
+    seen = page.evaluate(COVERED)
+    assert seen["count"] >= at_least, f"{where}: only {seen['count']} controls on the screen"
+    return [f"{where}: {line}" for line in seen["found"]]
+
+
+def centre(box: dict[str, float]) -> tuple[float, float]:
+    return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+@pytest.mark.parametrize("width", WIDTHS)
+def test_a_toast_covers_no_control_and_the_next_players_buttons_take_the_next_tap(
+    browser: Browser,
+    server: Server,
+    screenshots: Path,
+    request: pytest.FixtureRequest,
+    width: int,
+    locale: str,
+) -> None:
+    table = new_game(server, "classic", ["Alexandra", "Bartholomew", "Małgorzata"])
+    page = new_page(browser, request, locale=locale)
+    page.set_viewport_size({"width": width, "height": HEIGHT[width]})
+    open_table(page, server, table)
+    expect(page.locator("html")).to_have_attribute("lang", locale[:2])
+
+    # The next player's GO at the foot of the screen (as near as the page lets it); this one's
+    # GO tapped.
+    going = page.get_by_test_id("salary-p2")
+    nxt = page.get_by_test_id("salary-p3")
+    nxt.evaluate(TO_THE_FOOT)
+    before = nxt.bounding_box()
+    assert before is not None
+    if width == 360:  # at the foot of a phone, where the toasts were (a wider table is shorter)
+        assert before["y"] + before["height"] > HEIGHT[width] - 60, before
+    going.click()
+    toasts = page.locator("#toasts .toast")
+    expect(toasts).to_have_count(1)
+    page.evaluate(FRAMES)
+    expect(page.get_by_test_id("cash-p2")).to_have_text(SEVENTEEN_HUNDRED)
+    settled(page)
+
+    # It shows above the page, not over it: the next player's GO where it was, and its own.
+    after = nxt.bounding_box()
+    assert after is not None
+    assert abs(after["x"] - before["x"]) < 1 and abs(after["y"] - before["y"]) < 1, (before, after)
+    x, y = centre(after)
+    assert (
+        page.evaluate(
+            "([x, y]) => document.elementFromPoint(x, y).closest('button')?.dataset.testid", [x, y]
+        )
+        == "salary-p3"
+    )
+    found = uncovered(page, "the next player's GO at the foot")
+    page.screenshot(path=screenshots / f"touch-{width}-{locale[:2]}-toast.png")
+
+    # The Undo: a button of its own, a finger wide and tall, apart from the close button.
+    undo = toasts.locator("button[data-undo]").bounding_box()
+    close = toasts.locator("button.close").bounding_box()
+    assert undo is not None and close is not None
+    assert undo["width"] >= TAP and undo["height"] >= TAP, undo
+    assert close["width"] >= TAP and close["height"] >= TAP, close
+    assert close["x"] - (undo["x"] + undo["width"]) >= 8, (undo, close)
+
+    # The next tap, where the next player's GO was before the toast came: his salary.
+    page.mouse.click(x, y)
+    expect(toasts).to_have_count(2)
+    page.evaluate(FRAMES)
+    expect(page.get_by_test_id("cash-p3")).to_have_text(SEVENTEEN_HUNDRED)
+    salaries = logged(server, table, "salary")
+    paid = [(p["to"], p["amount"]) for txn in salaries for p in txn["postings"]]
+    assert paid == [("p2", 200), ("p3", 200)]
+    settled(page)
+
+    # Two toasts now, the page at its top, at its foot and with a card in the middle.
+    page.evaluate(SCROLL, 0)
+    found += uncovered(page, "two toasts, the page at its top")
+    page.evaluate(SCROLL, 10**6)
+    found += uncovered(page, "two toasts, the page at its foot", at_least=0)
+    card(page, "p2").evaluate("(el) => el.scrollIntoView({block: 'center'})")
+    found += uncovered(page, "two toasts, a player's card in the middle")
+    if width == 360:
+        page.screenshot(path=screenshots / f"touch-{width}-{locale[:2]}-two-toasts.png")
+    assert found == [], "\n".join([*found, f"pictures in {screenshots}"])
+
+    # Gone, the page is the document's to scroll again, the screen as it was.
+    page.evaluate(SCROLL, 0)
+    page.evaluate("() => document.getElementById('toasts').replaceChildren()")
+    page.evaluate(FRAMES)
+    expect(page.locator("html.docked")).to_have_count(0)
+    assert page.evaluate("() => document.scrollingElement.scrollTop") == 0
+
+
+# What api.js tells the page after each request: whether the server answered (offline.js).
+REACHABLE = """async (up) => {
+  const {reachability} = await import('/console/static/js/api.js');
+  reachability.dispatchEvent(new Event(up ? 'up' : 'down'));
+}"""
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_the_offline_banner_covers_no_control_and_moves_nothing_under_the_finger(
+    browser: Browser,
+    server: Server,
+    screenshots: Path,
+    request: pytest.FixtureRequest,
+    width: int,
+) -> None:
+    table = new_game(server, "classic", ["Alexandra", "Bartholomew", "Małgorzata"])
+    page = new_page(browser, request)
+    page.set_viewport_size({"width": width, "height": HEIGHT[width]})
+    open_table(page, server, table)
+    nxt = page.get_by_test_id("salary-p3")
+    nxt.evaluate(TO_THE_FOOT)
+    before = nxt.bounding_box()
+
+    page.evaluate(REACHABLE, False)  # a request got no answer: the Wi-Fi gone
+    banner = page.get_by_test_id("net-banner")
+    expect(banner).to_be_visible()
+    page.evaluate(FRAMES)
+    assert nxt.bounding_box() == before
+    found = uncovered(page, "offline, the next player's GO at the foot")
+    page.screenshot(path=screenshots / f"touch-{width}-offline.png")
+    page.evaluate(SCROLL, 0)
+    found += uncovered(page, "offline, the page at its top")
+    assert found == []
+
+    page.evaluate(REACHABLE, True)
+    expect(banner).to_have_count(0)
+    page.evaluate(FRAMES)
+    expect(page.locator("html.docked")).to_have_count(0)
