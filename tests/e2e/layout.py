@@ -1,7 +1,8 @@
 """The measure of a console screen that the layout tests share (``test_console_layout.py``,
 ``test_console_disputes.py``, ``test_console_touch.py``): the sizes they open, the smallest
-touch target, the script that lists what is wrong with what a screen shows, and the one that
-finds a control something else takes the tap of.
+touch target, the script that lists what is wrong with what a screen shows, the one that
+lists the controls smaller than a finger, and the one that finds a control something else
+takes the tap of.
 
 Imported as ``from layout import ...`` (pytest puts ``tests/e2e`` on the path).
 """
@@ -126,6 +127,54 @@ OFFENDERS = r"""(tap) => {
   }
   if (dialog && dialog.scrollWidth > dialog.clientWidth + 1) {
     found.push(`the dialog scrolls sideways: ${dialog.scrollWidth} px in ${dialog.clientWidth}`);
+  }
+  return found;
+}"""
+
+# Every visible control of the open dialog (else of the page) smaller than a finger: under
+# `tap` px wide or tall. A radio or a checkbox is measured with its label (the box holding
+# both: a tap on the label ticks it). A control in a closed <details>, or scrolled out of its
+# scroller's sight, is not shown.
+SMALL = r"""(tap) => {
+  const dialog = document.querySelector('dialog[open]');
+  const root = dialog || document.body;
+  const CONTROLS = 'button, a[href], input:not([type=hidden]), select, textarea, summary';
+  const shown = (el) => {
+    if (!el.getClientRects().length || el.closest('.sr-only, .skip-link, [hidden]')) return false;
+    if (getComputedStyle(el).visibility === 'hidden') return false;
+    const r = el.getBoundingClientRect();
+    return r.width > 0 && r.height > 0;
+  };
+  const labelOf = (el) => el.closest('label')
+    || (el.id && root.querySelector(`label[for="${CSS.escape(el.id)}"]`)) || null;
+  const box = (el) => {
+    const r = el.getBoundingClientRect();
+    let {left, top, right, bottom} = r;
+    if (el.matches('input[type=radio], input[type=checkbox]')) {
+      const label = labelOf(el);
+      if (label) {
+        const q = label.getBoundingClientRect();
+        left = Math.min(left, q.left); top = Math.min(top, q.top);
+        right = Math.max(right, q.right); bottom = Math.max(bottom, q.bottom);
+      }
+    }
+    return {width: right - left, height: bottom - top};
+  };
+  const what = (el, b) => {
+    const cls = typeof el.className === 'string' && el.className.trim()
+      ? `.${el.className.trim().split(/\s+/).join('.')}` : '';
+    const type = el.type && el.tagName === 'INPUT' ? `[${el.type}]` : '';
+    const ticked = el.matches('input[type=radio], input[type=checkbox]') && labelOf(el);
+    const text = ((ticked ? ticked.innerText : el.innerText || el.value)
+      || el.getAttribute('aria-label') || '').replace(/\s+/g, ' ').trim().slice(0, 40);
+    const size = `${Math.round(b.width)}x${Math.round(b.height)}`;
+    return `${el.tagName.toLowerCase()}${type}${cls} "${text}" ${size}`;
+  };
+  const found = [];
+  for (const el of root.querySelectorAll(CONTROLS)) {
+    if (!shown(el)) continue;
+    const b = box(el);
+    if (b.width < tap - 0.5 || b.height < tap - 0.5) found.push(`small: ${what(el, b)}`);
   }
   return found;
 }"""

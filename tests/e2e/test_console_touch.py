@@ -1,10 +1,16 @@
-"""The console under a finger (issue 22, item 1): at a phone's, a tablet's and a laptop's width,
-in English, Russian and Polish, a toast never covers a control of the table. With one showing
-(a salary recorded from a card's GO), then two, the element at the centre of every control the
-banker can see is that control, at the top of the page, at its foot and with a card in the
-middle; the next player's GO at the foot of a 360 x 740 phone stays where it was and takes the
-next tap; the toast's Undo is a button of its own, 44 px by 44 px, apart from its close
-button. The offline banner covers nothing either.
+"""The console under a finger (issue 22, items 1 and 6): at a phone's, a tablet's and a laptop's
+width, in English, Russian and Polish,
+
+- a toast never covers a control of the table. With one showing (a salary recorded from a
+  card's GO), then two, the element at the centre of every control the banker can see is that
+  control, at the top of the page, at its foot and with a card in the middle; the next
+  player's GO at the foot of a 360 x 740 phone stays where it was and takes the next tap; the
+  toast's Undo is a button of its own, 44 px by 44 px, apart from its close button. The
+  offline banner covers nothing either;
+- every control the banker or a player can see is 44 CSS px by 44 at least (a radio or a
+  checkbox with its label): the table, its dialogs (payment, card, trade, build, bankruptcy,
+  IOU, every move of a player's More… and of the table), the new-game screen, the players'
+  links, the history, the replay, the start screen and a player's page.
 
 Needs what tests/e2e/test_console.py needs (Playwright for Python, chromium); without them
 these tests skip, unless TABLEBANK_REQUIRE_ALL=1 makes that a failure. The phone with a toast
@@ -20,8 +26,8 @@ import re
 from pathlib import Path
 
 import pytest
-from console_steps import card, logged, new_game, new_page, open_table, settled
-from layout import COVERED, HEIGHT, TAP
+from console_steps import card, logged, new_game, new_page, open_table, record, settled
+from layout import COVERED, HEIGHT, SMALL, TAP
 from server import Server
 
 pytestmark = pytest.mark.e2e
@@ -34,6 +40,43 @@ LOCALES = ["en-US", "ru-RU", "pl-PL"]
 # 1,500 and a salary of 200 (docs/rules.md, GO), as each language writes it: $1,700, 1 700 $.
 SEVENTEEN_HUNDRED = re.compile(r"^\D*1[\s,.\u00a0\u202f]?700\D*$")
 WIDTHS = [360, 768, 1280]
+
+
+@pytest.fixture(scope="module")
+def game(server: Server) -> dict:
+    """A classic table with something in every dialog: houses, a mortgaged railroad (a
+    trade's and a bankruptcy's lift), a jail card, an IOU, a pot, a turn and a rent disputed."""
+    game = new_game(
+        server,
+        "classic",
+        ["Alexandra", "Bartholomew", "Małgorzata"],
+        options={"player_loans": True, "free_parking_pot": True},
+    )
+    orange = ["st-james-place", "tennessee-avenue", "new-york-avenue"]
+    for body in (
+        {"type": "buy", "player": "p1", "property": "boardwalk"},
+        {"type": "buy", "player": "p1", "property": "park-place"},
+        {"type": "build", "orders": [{"property": "boardwalk"}, {"property": "park-place"}]},
+        {"type": "jail_card", "player": "p1", "action": "draw", "deck": "chance"},
+        *({"type": "buy", "player": "p2", "property": deed} for deed in orange),
+        {"type": "build", "orders": [{"property": deed} for deed in orange]},
+        {"type": "buy", "player": "p2", "property": "pennsylvania-railroad"},
+        {"type": "mortgage", "property": "pennsylvania-railroad"},
+        {"type": "buy", "player": "p3", "property": "electric-company"},
+        {"type": "iou", "debtor": "p3", "creditor": "p1", "amount": 50},
+        {"type": "payment", "from": "p3", "to": "pot", "amount": 50},
+        {"type": "turn", "player": "p2"},
+    ):
+        record(server, game, body)
+    rent = record(server, game, {"type": "rent", "payer": "p2", "property": "boardwalk"})
+    disputed = server.call(
+        "POST",
+        f"/api/v1/games/{game['id']}/transactions",
+        {"type": "dispute", "seq": rent["seq"], "reason": "I was on Park Place"},
+        game["tokens"]["p2"],
+    )
+    assert disputed.status == 201, disputed
+    return game
 
 
 @pytest.fixture(scope="module")
@@ -192,3 +235,126 @@ def test_the_offline_banner_covers_no_control_and_moves_nothing_under_the_finger
     expect(banner).to_have_count(0)
     page.evaluate(FRAMES)
     expect(page.locator("html.docked")).to_have_count(0)
+
+
+# -- every control a finger wide -------------------------------------------------------------
+
+# What the console shows while it fetches (the bankruptcy's breakdown), in the page's language.
+LOADING = """async () => (await import('/console/static/js/i18n.js')).t('loading')"""
+
+# Every <details> of the page open, so that what they hold is measured too.
+OPEN_ALL = "() => { for (const d of document.querySelectorAll('details')) d.open = true; }"
+
+
+class Sizes:
+    """The controls under 44 px of each screen looked at; its picture where one is found."""
+
+    def __init__(self, page: Page, out: Path, prefix: str) -> None:
+        self.page, self.out, self.prefix = page, out, prefix
+        self.small: dict[str, list[str]] = {}
+        self.count = 0
+
+    def look(self, name: str) -> None:
+        self.count += 1
+        found: list[str] = self.page.evaluate(SMALL, TAP)
+        if found:
+            self.small[name] = found
+            slug = re.sub(r"\W+", "-", name).strip("-").lower()
+            path = self.out / f"small-{self.prefix}-{self.count:02d}-{slug}.png"
+            self.page.screenshot(path=path, full_page=not self.page.locator("dialog[open]").count())
+
+    def report(self) -> str:
+        lines = [f"{name}: {line}" for name, found in self.small.items() for line in found]
+        return "\n".join([f"at {self.prefix}:", *lines, f"pictures in {self.out}"])
+
+
+def in_the_dialog(page: Page, loading: str) -> None:
+    """Waits for the dialog just opened to hold what it fetches."""
+    dialog = page.locator("dialog[open]")
+    expect(dialog.locator("h2").first).to_have_text(re.compile(r"\S"))
+    expect(dialog.get_by_text(loading, exact=True)).to_have_count(0)
+
+
+def close_dialog(page: Page) -> None:
+    page.keyboard.press("Escape")
+    expect(page.locator("dialog[open]")).to_have_count(0)
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+@pytest.mark.parametrize("width", WIDTHS)
+def test_every_control_is_44_px_by_44_at_least(
+    browser: Browser,
+    server: Server,
+    game: dict,
+    screenshots: Path,
+    request: pytest.FixtureRequest,
+    width: int,
+    locale: str,
+) -> None:
+    page = new_page(browser, request, locale=locale)
+    page.set_viewport_size({"width": width, "height": HEIGHT[width]})
+    open_table(page, server, game)
+    expect(page.locator("html")).to_have_attribute("lang", locale[:2])
+    expect(page.locator("[data-testid=disputes] li.dispute")).to_have_count(1)
+    sizes = Sizes(page, screenshots, f"{width}-{locale[:2]}")
+    loading = page.evaluate(LOADING)
+    sizes.look("table")
+
+    # Every move of the player with houses and a mortgaged railroad, and of the table.
+    more = card(page, "p2").locator(".quick.more")
+    more.click()
+    moves = page.locator("dialog[open] .sheet-btn").all_inner_texts()
+    sizes.look("more")
+    close_dialog(page)
+    for index, move in enumerate(moves):
+        more.click()
+        page.locator("dialog[open] .sheet-btn").nth(index).click()
+        in_the_dialog(page, loading)
+        sizes.look(move)
+        dialog = page.locator("dialog[open]")
+        creditor = dialog.locator("select[name=creditor]")
+        if creditor.count() and dialog.locator(".liquidation").count():
+            creditor.select_option("p1")  # a bankruptcy to a player: the lifts' checkboxes
+            expect(dialog.locator(".check input[type=checkbox]")).not_to_have_count(0)
+            sizes.look(f"{move}, to a player")
+        close_dialog(page)
+    table_moves = page.locator(".table-actions .moves button")
+    for index, move in enumerate(table_moves.all_inner_texts()):
+        table_moves.nth(index).click()
+        in_the_dialog(page, loading)
+        railroad = page.locator("dialog[open] .tile[data-deed=pennsylvania-railroad]")
+        if railroad.count():  # a trade: the mortgaged railroad received, its lift's checkbox
+            railroad.first.click()
+            expect(page.locator("dialog[open] .check input[type=checkbox]")).not_to_have_count(0)
+        sizes.look(f"table: {move}")
+        close_dialog(page)
+    assert page.locator(".table-actions .moves button").count() >= 4
+
+    # The game's other screens, every row of the history open.
+    for view in ("players", "history", "replay"):
+        page.goto(f"{server.base}/#/g/{game['id']}/{view}")
+        expect(page.locator(f"nav a[href$='/{view}'][aria-current=page]")).to_have_count(1)
+        settled(page)
+        page.evaluate(OPEN_ALL)
+        sizes.look(view)
+
+    # A new short game dealt at the table: the options, the seats and the deed pickers.
+    page.goto(f"{server.base}/#/new")
+    expect(page.get_by_test_id("create-game")).to_be_visible()
+    page.locator("select[name=ruleset]").select_option("short")
+    page.locator("#deal-at-table").check()
+    expect(page.locator(".deal .tile").first).to_be_visible()
+    sizes.look("new game")
+    page.goto(f"{server.base}/#/")
+    expect(page.locator(".game-list li")).to_have_count(1)
+    sizes.look("start")
+
+    # A player's page, its forms open.
+    page.goto(f"{server.base}/play/{game['id']}#p=p2&token={game['tokens']['p2']}")
+    expect(page.get_by_test_id("my-cash")).to_be_visible()
+    settled(page)
+    page.evaluate(OPEN_ALL)
+    sizes.look("player's page")
+
+    assert sizes.count >= 25  # the table, the sheet, its moves, the table's, 7 screens
+    assert sizes.small == {}, sizes.report()
