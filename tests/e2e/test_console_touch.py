@@ -9,8 +9,9 @@ width, in English, Russian and Polish,
   offline banner covers nothing either;
 - every control the banker or a player can see is 44 CSS px by 44 at least (a radio or a
   checkbox with its label): the table, its dialogs (payment, card, trade, build, bankruptcy,
-  IOU, every move of a player's More… and of the table), the new-game screen, the players'
-  links, the history, the replay, the start screen and a player's page.
+  IOU, every move of a player's More… and of the table, a dispute's void and uphold), the
+  new-game screen, the players' links, the history, the replay, the start screen and a
+  player's page.
 
 Needs what tests/e2e/test_console.py needs (Playwright for Python, chromium); without them
 these tests skip, unless TABLEBANK_REQUIRE_ALL=1 makes that a failure. The phone with a toast
@@ -329,6 +330,11 @@ def test_every_control_is_44_px_by_44_at_least(
         sizes.look(f"table: {move}")
         close_dialog(page)
     assert page.locator(".table-actions .moves button").count() >= 4
+    for verdict in ("void", "uphold"):  # the disputed rent voided or upheld, with a reason
+        page.locator(f"[data-testid^=dispute-{verdict}-]").click()
+        in_the_dialog(page, loading)
+        sizes.look(f"dispute: {verdict}")
+        close_dialog(page)
 
     # The game's other screens, every row of the history open.
     for view in ("players", "history", "replay"):
@@ -356,5 +362,5 @@ def test_every_control_is_44_px_by_44_at_least(
     page.evaluate(OPEN_ALL)
     sizes.look("player's page")
 
-    assert sizes.count >= 25  # the table, the sheet, its moves, the table's, 7 screens
+    assert sizes.count >= 27  # the table, the sheet, its moves, the table's, 2 disputes', 7 screens
     assert sizes.small == {}, sizes.report()
