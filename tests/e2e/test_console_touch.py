@@ -9,8 +9,9 @@ width, in English, Russian and Polish,
   offline banner covers nothing either;
 - every control the banker or a player can see is 44 CSS px by 44 at least (a radio or a
   checkbox with its label): the table, its dialogs (payment, card, trade, build, bankruptcy,
-  IOU, every move of a player's More… and of the table, a dispute's void and uphold), the
-  new-game screen, the players' links, the history, the replay, the start screen and a
+  IOU, every move of a player's More… and of the table, a dispute's void and uphold), a
+  Millionaire Elite table and every move of its More… (shares, insurance, the EXCHANGE...),
+  the new-game screen, the players' links, the history, the replay, the start screen and a
   player's page.
 
 Needs what tests/e2e/test_console.py needs (Playwright for Python, chromium); without them
@@ -77,6 +78,15 @@ def game(server: Server) -> dict:
         game["tokens"]["p2"],
     )
     assert disputed.status == 201, disputed
+    return game
+
+
+@pytest.fixture(scope="module")
+def elite(server: Server) -> dict:
+    """A Millionaire Elite table, shares held: its own moves (shares, insurance, the EXCHANGE,
+    income, round tax)."""
+    game = new_game(server, "millionaire-elite", ["Alexandra", "Bartholomew", "Małgorzata"])
+    record(server, game, {"type": "shares", "player": "p1", "action": "buy", "count": 15})
     return game
 
 
@@ -281,12 +291,37 @@ def close_dialog(page: Page) -> None:
     expect(page.locator("dialog[open]")).to_have_count(0)
 
 
+def every_move_of(
+    page: Page, sizes: Sizes, player: str, loading: str, *, prefix: str = "", lifts: str = ""
+) -> None:
+    """The sheet of a player's More… and every move of it, measured; with `lifts`, his
+    bankruptcy to that player too (the lifts of his mortgaged deeds)."""
+    more = card(page, player).locator(".quick.more")
+    more.click()
+    moves = page.locator("dialog[open] .sheet-btn").all_inner_texts()
+    sizes.look(f"{prefix}more")
+    close_dialog(page)
+    for index, move in enumerate(moves):
+        more.click()
+        page.locator("dialog[open] .sheet-btn").nth(index).click()
+        in_the_dialog(page, loading)
+        sizes.look(prefix + move)
+        dialog = page.locator("dialog[open]")
+        creditor = dialog.locator("select[name=creditor]")
+        if lifts and creditor.count() and dialog.locator(".liquidation").count():
+            creditor.select_option(lifts)
+            expect(dialog.locator(".check input[type=checkbox]")).not_to_have_count(0)
+            sizes.look(f"{prefix}{move}, to a player")
+        close_dialog(page)
+
+
 @pytest.mark.parametrize("locale", LOCALES)
 @pytest.mark.parametrize("width", WIDTHS)
 def test_every_control_is_44_px_by_44_at_least(
     browser: Browser,
     server: Server,
     game: dict,
+    elite: dict,
     screenshots: Path,
     request: pytest.FixtureRequest,
     width: int,
@@ -302,23 +337,7 @@ def test_every_control_is_44_px_by_44_at_least(
     sizes.look("table")
 
     # Every move of the player with houses and a mortgaged railroad, and of the table.
-    more = card(page, "p2").locator(".quick.more")
-    more.click()
-    moves = page.locator("dialog[open] .sheet-btn").all_inner_texts()
-    sizes.look("more")
-    close_dialog(page)
-    for index, move in enumerate(moves):
-        more.click()
-        page.locator("dialog[open] .sheet-btn").nth(index).click()
-        in_the_dialog(page, loading)
-        sizes.look(move)
-        dialog = page.locator("dialog[open]")
-        creditor = dialog.locator("select[name=creditor]")
-        if creditor.count() and dialog.locator(".liquidation").count():
-            creditor.select_option("p1")  # a bankruptcy to a player: the lifts' checkboxes
-            expect(dialog.locator(".check input[type=checkbox]")).not_to_have_count(0)
-            sizes.look(f"{move}, to a player")
-        close_dialog(page)
+    every_move_of(page, sizes, "p2", loading, lifts="p1")
     table_moves = page.locator(".table-actions .moves button")
     for index, move in enumerate(table_moves.all_inner_texts()):
         table_moves.nth(index).click()
@@ -344,6 +363,11 @@ def test_every_control_is_44_px_by_44_at_least(
         page.evaluate(OPEN_ALL)
         sizes.look(view)
 
+    # A Millionaire Elite table and its moves: the shares, insurance, the EXCHANGE...
+    open_table(page, server, elite)
+    sizes.look("elite table")
+    every_move_of(page, sizes, "p1", loading, prefix="elite: ")
+
     # A new short game dealt at the table: the options, the seats and the deed pickers.
     page.goto(f"{server.base}/#/new")
     expect(page.get_by_test_id("create-game")).to_be_visible()
@@ -362,5 +386,7 @@ def test_every_control_is_44_px_by_44_at_least(
     page.evaluate(OPEN_ALL)
     sizes.look("player's page")
 
-    assert sizes.count >= 27  # the table, the sheet, its moves, the table's, 2 disputes', 7 screens
+    # The table, the sheet and its moves, the table's, 2 disputes', Elite's table, sheet and
+    # moves, 7 screens.
+    assert sizes.count >= 40
     assert sizes.small == {}, sizes.report()
