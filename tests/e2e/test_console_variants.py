@@ -188,6 +188,11 @@ def test_trade_builder_moves_cash_a_deed_a_mortgaged_deed_and_a_jail_card_at_onc
     expect(summary).to_contain_text("Bob → Ann: $100, Reading Railroad")
     page.locator("dialog[open]").get_by_role("button", name="Record the trade").click()
 
+    # The toast says the whole deal, not only the cash that moved (issue 22, item 8).
+    toast = page.locator("#toasts .toast-ok", has_text="Trade")
+    expect(toast).to_contain_text(
+        "Ann → Bob: Boardwalk, Chance jail card; Bob → Ann: $100, Reading"
+    )
     expect(page.get_by_test_id("cash-p1")).to_have_text("$1,190")  # 1100 + 100 - 10
     expect(page.get_by_test_id("cash-p2")).to_have_text("$1,300")  # 1400 - 100
     expect(card(page, "p2").locator(".badges")).to_contain_text("Chance jail card")
@@ -212,6 +217,10 @@ def test_tax_shows_both_figures_and_building_offers_only_the_legal_moves(
     expect(page.get_by_test_id("tax-percent")).to_contain_text("10 % · $1,500")
     page.get_by_test_id("tax-percent").click()
     expect(page.get_by_test_id("cash-p1")).to_have_text("$600")
+    # Its toast says how it was paid, and only that (issue 22, item 8).
+    toast = page.locator("#toasts .toast-ok", has_text="Tax")
+    expect(toast).to_contain_text("Ann → Bank $150 — 10\u00a0% of total worth")
+    expect(toast).not_to_contain_text("flat")
 
     # The whole dark-blue group: a house on each (2 × 200), or one house on either street.
     dialog = more(page, "p1", "Build / sell")

@@ -9,7 +9,7 @@ import {t, lang, langSwitch, onLangChange, rulesetTitle, setDocumentLang, money,
 import {Board, groupClass} from './rules.js';
 import {quote, netFor} from './quote.js';
 import * as store from './store.js';
-import {GameContext, deedChips, describeTxn, problemView, standingsView, buildingsText, deedPicker} from './views.js';
+import {GameContext, deedChips, describeTxn, problemView, standingsView, buildingsText, deedPicker, legLine} from './views.js';
 import * as actions from './actions.js';
 import {Intents} from './intents.js';
 import {historyScreen} from './history.js';
@@ -685,6 +685,8 @@ function basisSummary(ctx, txn) {
     // The way it was paid, as the server chose it: flat, or the percent of the total worth.
     return b.choice === 'percent' ? `${b.percent}\u00a0${t('percent_of_worth')}` : t('flat');
   }
+  // A trade: every leg, the deeds and jail cards with the cash (its postings are the cash alone).
+  if (txn.type === 'trade') return (b.legs || []).map((leg) => legLine(ctx, leg)).join('; ');
   return '';
 }
 

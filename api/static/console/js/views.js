@@ -183,6 +183,8 @@ export function describeTxn(ctx, txn) {
   if (typeof who === 'string' && !(txn.postings || []).length) about.push(ctx.name(who));
   if (typeof req.property === 'string') about.push(ctx.deedName(req.property));
   if (typeof req.iou === 'string') about.push(iouName(ctx, req.iou));
+  // An IOU passed on moves no money: say to whom.
+  if (txn.type === 'iou_transfer' && typeof req.to === 'string') about.push(`→ ${ctx.name(req.to)}`);
   if ((txn.type === 'void' || txn.type === 'dispute') && req.seq) about.push(seqRef(req.seq));
   // The EXCHANGE moves no money: say where the price went.
   const b = txn.basis || {};
@@ -247,16 +249,18 @@ function showValue(ctx, key, value) {
   }).join(', ');
 }
 
+/** A trade's leg in words: "Bob → Cy: $20, Connecticut Avenue, Chance jail card". */
+export function legLine(ctx, leg) {
+  const given = [];
+  if (leg.cash) given.push(ctx.money(leg.cash));
+  for (const d of leg.properties || []) given.push(ctx.deedName(d));
+  for (const deck of leg.jail_cards || []) given.push(t('jail_card_of', {deck: t(`deck_${deck}`, {}, deck)}));
+  return `${ctx.name(leg.from)} → ${ctx.name(leg.to)}: ${given.length ? given.join(', ') : t('fp_nothing')}`;
+}
+
 /** Records said as a sentence rather than field by field. */
 const RECORDS = {
-  // A trade's leg: "Bob → Cy: $20, Connecticut Avenue, Chance jail card".
-  legs: (ctx, leg) => {
-    const given = [];
-    if (leg.cash) given.push(ctx.money(leg.cash));
-    for (const d of leg.properties || []) given.push(ctx.deedName(d));
-    for (const deck of leg.jail_cards || []) given.push(t('jail_card_of', {deck: t(`deck_${deck}`, {}, deck)}));
-    return `${ctx.name(leg.from)} → ${ctx.name(leg.to)}: ${given.length ? given.join(', ') : t('fp_nothing')}`;
-  },
+  legs: legLine,
   // A standing at the finish: "1. Ann 1 627 $".
   standings: (ctx, s) => `${number(s.rank)}. ${ctx.name(s.player)} ${ctx.money(s.score)}${s.bankrupt ? ` (${t('bankrupt')})` : ''}`,
 };
