@@ -188,6 +188,11 @@ def test_trade_builder_moves_cash_a_deed_a_mortgaged_deed_and_a_jail_card_at_onc
     expect(summary).to_contain_text("Bob → Ann: $100, Reading Railroad")
     page.locator("dialog[open]").get_by_role("button", name="Record the trade").click()
 
+    # The toast says the whole deal, not only the cash that moved (issue 22, item 8).
+    toast = page.locator("#toasts .toast-ok", has_text="Trade")
+    expect(toast).to_contain_text(
+        "Ann → Bob: Boardwalk, Chance jail card; Bob → Ann: $100, Reading"
+    )
     expect(page.get_by_test_id("cash-p1")).to_have_text("$1,190")  # 1100 + 100 - 10
     expect(page.get_by_test_id("cash-p2")).to_have_text("$1,300")  # 1400 - 100
     expect(card(page, "p2").locator(".badges")).to_contain_text("Chance jail card")
@@ -195,7 +200,9 @@ def test_trade_builder_moves_cash_a_deed_a_mortgaged_deed_and_a_jail_card_at_onc
     expect(card(page, "p1").locator(".chip")).to_contain_text(["Reading Railroad"])
     # The toast tells the deeds and the card that changed hands, not only the cash (issue 22).
     toast = page.locator("#toasts .toast").last
-    expect(toast).to_contain_text("Boardwalk, Chance jail card → Bob; Reading Railroad → Ann")
+    expect(toast).to_contain_text(
+        "Ann → Bob: Boardwalk, Chance jail card; Bob → Ann: $100, Reading Railroad"
+    )
 
 
 def test_tax_shows_both_figures_and_building_offers_only_the_legal_moves(

@@ -9,7 +9,7 @@ import {t, lang, langSwitch, onLangChange, rulesetTitle, setDocumentLang, money,
 import {Board, groupClass} from './rules.js';
 import {quote, netFor} from './quote.js';
 import * as store from './store.js';
-import {GameContext, deedChips, describeTxn, problemView, standingsView, buildingsText, deedPicker} from './views.js';
+import {GameContext, deedChips, describeTxn, problemView, standingsView, buildingsText, deedPicker, legLine} from './views.js';
 import * as actions from './actions.js';
 import {Intents} from './intents.js';
 import {historyScreen} from './history.js';
@@ -700,19 +700,13 @@ function basisSummary(ctx, txn) {
   if (txn.type === 'iou_transfer') {
     return t('iou_passed', {from: ctx.name(b.from), to: ctx.name(b.to), amount: ctx.money(b.outstanding)});
   }
-  if (Array.isArray(b.legs)) {
-    // What changed hands besides the cash (the postings): the deeds and the jail cards.
-    return b.legs.map((leg) => {
-      const things = [...(leg.properties || []).map((id) => ctx.deedName(id)),
-        ...(leg.jail_cards || []).map((deck) => t('jail_card_of', {deck: t(`deck_${deck}`)}))];
-      return things.length ? `${things.join(', ')} → ${ctx.name(leg.to)}` : '';
-    }).filter(Boolean).join('; ');
-  }
   if (txn.type === 'tax' && b.tax === 'income') {
     // The way it was paid, as the server recorded it: the flat sum, or the percent of what.
     return b.choice === 'flat' ? t('tax_paid_flat', {amount: ctx.money(b.flat)})
       : t('tax_paid_percent', {percent: b.percent, worth: ctx.money(b.total_worth), amount: ctx.money(b.percent_amount)});
   }
+  // A trade: every leg, the deeds and jail cards with the cash (its postings are the cash alone).
+  if (txn.type === 'trade') return (b.legs || []).map((leg) => legLine(ctx, leg)).join('; ');
   return '';
 }
 

@@ -175,7 +175,7 @@ export const en = {
   b_pot: 'pot', b_previous: 'before', b_scoring: 'scoring', b_seller: 'seller', b_share_income: 'share income',
   b_share_income_percent: 'share income %', b_share_price: 'share price', b_shares: 'shares',
   b_shares_sold: 'shares sold', b_shares_value: 'value of the shares', b_stake: 'stake', b_to: 'to',
-  b_voided_type: 'type voided', b_waived: 'waived', b_waives: 'waives the next round tax', b_won: 'won',
+  b_voided_type: 'type voided', b_waived: 'waived', b_waives: 'waives the next round tax', b_won: 'the stake won',
   // replay
   timeline: 'Timeline', step_n: 'Step {n} of {of}', previous_step: 'Previous step', next_step: 'Next step',
   net_worth_over_time: 'Net worth over time', chart_label: 'A chart of each player’s net worth after every transaction',
@@ -385,16 +385,16 @@ export const en = {
   b_jail_cards: 'jail cards', b_lifted: 'mortgage', b_merged: 'merged', b_outstanding: 'still owed',
   b_prices: 'prices', b_properties: 'deeds', b_rank: 'place', b_receiver: 'goes to',
   b_repaid: 'repaid', b_score: 'score', b_unit_price: 'price each', bv_lifted_yes: 'lifted at once',
-  bv_lifted_no: 'kept mortgaged (interest now)', bv_won_yes: 'won', bv_won_no: 'lost',
-  bv_stake_returned_yes: 'returned', bv_stake_returned_no: 'not returned',
-  bv_waived_yes: 'waived: exempt', bv_doubles_yes: 'rolled doubles', bv_hotel_yes: 'a hotel',
+  bv_lifted_no: 'kept mortgaged (interest now)', bv_waived_yes: 'waived: exempt',
+  bv_doubles_yes: 'rolled doubles', bv_hotel_yes: 'a hotel',
   bv_break_down_yes: 'broken down into houses', bt_waives: 'the next round tax',
   bt_scoring: 'cash, deeds at their price (mortgaged ones at half) and buildings at cost',
-  iou_of_seq: 'the IOU of #{seq}', iou_named: 'the IOU of #{seq}: {debtor}, {amount}', move_needs: 'Enter {fields} to see what it would record.', dn_branch_plot: 'Branch {branch}, plot {n}',
-  dn_central: 'Central plot {n}', cnt_shares_one: '{n} share', cnt_shares_other: '{n} shares',
-  cnt_houses_one: '{n} house', cnt_houses_other: '{n} houses', cnt_hotels_one: '{n} hotel',
-  cnt_hotels_other: '{n} hotels', n_transactions_one: '{n} transaction',
-  n_transactions_other: '{n} transactions',
+  iou_of_seq: 'the IOU of #{seq}', iou_named: 'the IOU of #{seq}: {debtor}, {amount}',
+  move_needs: 'Enter {fields} to see what it would record.', net_worth_column: 'Net worth',
+  dn_branch_plot: 'Branch {branch}, plot {n}', dn_central: 'Central plot {n}',
+  cnt_shares_one: '{n} share', cnt_shares_other: '{n} shares', cnt_houses_one: '{n} house',
+  cnt_houses_other: '{n} houses', cnt_hotels_one: '{n} hotel', cnt_hotels_other: '{n} hotels',
+  n_transactions_one: '{n} transaction', n_transactions_other: '{n} transactions',
 };
 
 /** The dictionary of js/i18n-<code>.js (its export named `code`), loading. */

@@ -42,7 +42,7 @@ export async function replayScreen(ctx, main, stale = () => false) {
       h('p', {class: 'small'}, moves || t('no_money_moved')),
       h('table', {class: 'balances'},
         h('thead', {}, h('tr', {}, h('th', {scope: 'col'}, t('account')), h('th', {scope: 'col', class: 'num'}, t('cash')),
-          h('th', {scope: 'col', class: 'num'}, t('net_worth')))),
+          h('th', {scope: 'col', class: 'num'}, t('net_worth_column')))),
         h('tbody', {}, Object.entries(step.balances).map(([acc, bal]) => h('tr', {class: ctx.playerClass(acc), dataset: {account: acc}},
           h('th', {scope: 'row'}, ctx.name(acc)),
           h('td', {class: 'num', dataset: {testid: `replay-cash-${acc}`}}, ctx.money(bal)),

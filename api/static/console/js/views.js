@@ -193,6 +193,8 @@ export function describeTxn(ctx, txn) {
   if (typeof who === 'string' && !(txn.postings || []).length) about.push(ctx.name(who));
   if (typeof req.property === 'string') about.push(ctx.deedName(req.property));
   if (typeof req.iou === 'string') about.push(iouName(ctx, req.iou));
+  // An IOU passed on moves no money: say to whom.
+  if (txn.type === 'iou_transfer' && typeof req.to === 'string') about.push(`→ ${ctx.name(req.to)}`);
   if ((txn.type === 'void' || txn.type === 'dispute') && req.seq) about.push(seqRef(req.seq));
   // The EXCHANGE moves no money: say where the price went.
   const b = txn.basis || {};
@@ -212,8 +214,9 @@ export function seqRef(seq) {
 // What a basis says, field by field (views.js basisList, the quotes' boxes, the history):
 // each key labelled (`b_<key>`), each value in words. Amounts are money; counts plain numbers;
 // ids names (deeds, players, accounts, IOUs, transactions); the server's words the dictionary's.
-const AMOUNTISH = /amount|rent|price|cost|total|cash|fee|owed|value|salary|income|tax|flat|worth|bid|stake|payout|fine|interest|repaid|forgiven|outstanding|score|commission$|pot|bank_pays|prices|figure|per_house|per_hotel|per_share/;
-const COUNTISH = /percent|count|held|houses|hotels|points|dice|factor|multiplier|shares|rank|checked/;
+// (A `from` or `to` that is a number is a price: the EXCHANGE's share price before and after.)
+const AMOUNTISH = /amount|rent|price|cost|total|cash|fee|owed|value|salary|income|tax|flat|worth|bid|stake|payout|fine|interest|repaid|forgiven|outstanding|score|commission$|pot|bank_pays|prices|figure|per_house|per_hotel|per_share|^from$|^to$/;
+const COUNTISH = /^shares$|^shares_sold$|percent|count|held|houses|hotels|points|dice|factor|multiplier|rank|checked/;
 const PERCENT = /percent$/;
 const SEQS = new Set(['voided', 'about', 'dispute', 'resolved_by', 'seq', 'bankrupt', 'void']);
 // Fields a family does not need (the rule set's bookkeeping): left out of a basis shown.
@@ -256,16 +259,18 @@ function showValue(ctx, key, value) {
   }).join(', ');
 }
 
+/** A trade's leg in words: "Bob → Cy: $20, Connecticut Avenue, Chance jail card". */
+export function legLine(ctx, leg) {
+  const given = [];
+  if (leg.cash) given.push(ctx.money(leg.cash));
+  for (const d of leg.properties || []) given.push(ctx.deedName(d));
+  for (const deck of leg.jail_cards || []) given.push(t('jail_card_of', {deck: t(`deck_${deck}`, {}, deck)}));
+  return `${ctx.name(leg.from)} → ${ctx.name(leg.to)}: ${given.length ? given.join(', ') : t('fp_nothing')}`;
+}
+
 /** Records said as a sentence rather than field by field. */
 const RECORDS = {
-  // A trade's leg: "Bob → Cy: $20, Connecticut Avenue, Chance jail card".
-  legs: (ctx, leg) => {
-    const given = [];
-    if (leg.cash) given.push(ctx.money(leg.cash));
-    for (const d of leg.properties || []) given.push(ctx.deedName(d));
-    for (const deck of leg.jail_cards || []) given.push(t('jail_card_of', {deck: t(`deck_${deck}`, {}, deck)}));
-    return `${ctx.name(leg.from)} → ${ctx.name(leg.to)}: ${given.length ? given.join(', ') : t('fp_nothing')}`;
-  },
+  legs: legLine,
   // A standing at the finish: "1. Ann 1 627 $".
   standings: (ctx, s) => `${number(s.rank)}. ${ctx.name(s.player)} ${ctx.money(s.score)}${s.bankrupt ? ` (${t('bankrupt')})` : ''}`,
 };
