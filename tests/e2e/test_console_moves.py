@@ -267,9 +267,24 @@ def test_a_bankruptcy_to_the_bank_prompts_the_auctions_of_its_deeds(
     auction.locator("input[name=bid]").fill("300")
     auction.get_by_role("button", name="Record the auction").click()
     # Cy: 1500 - 300 for Boardwalk at auction (docs/rules.md, "Auctions").
+    expect(page.get_by_test_id("cash-p3")).to_have_text("$1,200")
     [won] = logged(server, game, "auction")
     assert won["request"]["property"] == "boardwalk" and won["postings"] == [
         {"from": "p3", "to": "bank", "amount": 300}
+    ]
+    # The list comes back with what is left to auction, and goes once nothing is.
+    expect(prompt.locator("button")).to_have_text(["Reading Railroad"])
+    prompt.locator("button[data-deed=reading-railroad]").click()
+    auction = page.locator("dialog[open]").last
+    auction.locator("select[name=winner]").select_option("p1")
+    auction.locator("input[name=bid]").fill("120")
+    auction.get_by_role("button", name="Record the auction").click()
+    # Ann: 1500 - 120 for Reading Railroad.
+    expect(page.get_by_test_id("cash-p1")).to_have_text("$1,380")
+    expect(page.locator("dialog[open]")).to_have_count(0)
+    assert [a["request"]["property"] for a in logged(server, game, "auction")] == [
+        "boardwalk",
+        "reading-railroad",
     ]
 
 

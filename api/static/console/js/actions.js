@@ -258,12 +258,12 @@ export function buyDialog(ctx, player) {
     }});
 }
 
-export function auctionDialog(ctx, deedPreset = null) {
+export function auctionDialog(ctx, deedPreset = null, {done} = {}) {
   // The deeds that may go to auction are the move's choices (a player's plot too, where the
   // rules allow it: the quote says when not).
   moveDialog(ctx, txnDialog, 'auction', {property: deedPreset, winner: ctx.activePlayers()[0]?.id},
     {title: t('a_auction'), testid: 'auction-quote', record: t('record_auction'), pickers: {property: {}},
-      hints: {bid: 'no_bid_hint'}, wide: true});
+      hints: {bid: 'no_bid_hint'}, wide: true, done});
 }
 
 /** A refusal in a row of moves, in place of the move's button: the reason, in words. */
@@ -883,11 +883,15 @@ export function auctionPrompt(ctx, txn) {
   const offered = new Set(ctx.choices('auction', 'property'));
   const left = named.filter((id) => offered.has(id) && ctx.game.properties[id] && ctx.game.properties[id].owner === 'bank');
   if (!left.length) return;
-  modal(t('auction_prompt_title'), (body) => {
+  // One auction at a time: the list comes back, without the deed just sold, once the table
+  // shows the sale (the Bank's deeds are read again then).
+  modal(t('auction_prompt_title'), (body, dialog) => {
     body.append(h('p', {}, t('auction_prompt', {name: ctx.name(b.debtor)})),
       h('div', {class: 'moves', dataset: {testid: 'auction-prompt'}}, left.map((id) =>
-        h('button', {type: 'button', class: 'secondary', dataset: {deed: id}, onclick: () => auctionDialog(ctx, id)},
-          ctx.deedName(id)))));
+        h('button', {type: 'button', class: 'secondary', dataset: {deed: id}, onclick: () => {
+          dialog.close();
+          auctionDialog(ctx, id, {done: () => auctionPrompt(ctx, txn)});
+        }}, ctx.deedName(id)))));
   });
 }
 

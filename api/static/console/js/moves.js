@@ -235,11 +235,12 @@ export function askedIn(answer) {
 (`missingTexts`: {field: key}), how an accepted quote is drawn
  * (`render`), what it does with each answer (`onAnswer(answer, {record, view, m})`), whether a
  * refused quote disables the button (`refusedBlocks`), the ways to raise money a shortfall
- * offers (`raise`), and what happens once it is recorded (`then`).
+ * offers (`raise`), what happens once it is recorded (`then`, before the table is drawn again)
+ * and once the table shows it (`done`).
  */
 export function moveDialog(ctx, txnDialog, type, preset = {}, {title, testid = 'move-quote', record: recordLabel,
   recordTestid = 'move-record', recordClass = 'primary', basis = true, intro = () => [], after = () => [],
-  draft = {}, render = null, onAnswer = null, needs = null, missingTexts = {}, refusedBlocks = false, raise = true, then, wide,
+  draft = {}, render = null, onAnswer = null, needs = null, missingTexts = {}, refusedBlocks = false, raise = true, then, done, wide,
   ...formOptions} = {}) {
   const move = ctx.move(type);
   if (!move) {
@@ -276,7 +277,7 @@ export function moveDialog(ctx, txnDialog, type, preset = {}, {title, testid = '
       el.addEventListener('change', changed);
     }
     m.sync();
-    record = form.button(label, () => m.body() || m.sayMissing(form.errorBox, missingTexts), {testid: recordTestid, cls: recordClass, then});
+    record = form.button(label, () => m.body() || m.sayMissing(form.errorBox, missingTexts), {testid: recordTestid, cls: recordClass, then, done});
     append(body, [...intro(), ...m.rows, view.el, form.memoField(), h('div', {class: 'actions'}, record), ...after(form)]);
     view.now();
   }, {wide: wide ?? move.fields.length > 4});
