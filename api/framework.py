@@ -21,7 +21,7 @@ from webargs.flaskparser import FlaskParser, abort, is_json_request
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
 from api.errors import PROBLEM_JSON, http_problem, problem_codes
-from schemas.fields import surrogate_in
+from schemas.fields import Cursor, surrogate_in
 from schemas.problems import REFUSAL, ProblemSchema, conflict_schema, refusal_components
 
 PROBLEM_RESPONSE = "Problem"
@@ -112,6 +112,10 @@ class Blueprint(flask_smorest.Blueprint):
 class OneOfConverter(OpenAPIConverter):
     """Documents a schema with a ``type_schemas`` dispatch table as a ``oneOf`` of them, and
     what a ``Dict`` field refuses (``dict_keys2properties``)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.field_mapping[Cursor] = ("string", None)  # a page's cursor: digits in a string
 
     def init_attribute_functions(self) -> None:
         super().init_attribute_functions()

@@ -302,6 +302,32 @@ def _real_time(text: str) -> bool:
     return True
 
 
+class Cursor(fields.Field[int]):
+    """Where a page starts: the ``next`` of the page before, passed back as ``after``. One type
+    in both places (a string of digits, a position from 0 to ``MAX_SEQ``), so a client generated
+    from the OpenAPI document passes the one as the other; read as the number it stands for.
+    The OpenAPI document says it as a string (api/framework.py maps it)."""
+
+    PATTERN = "^[0-9]{1,10}$"
+    default_error_messages = {  # noqa: RUF012 (marshmallow's own class attribute)
+        "cursor": "Not a valid cursor: pass the `next` of the page before (0 starts over)."
+    }
+
+    def __init__(self, **kwargs: Any) -> None:
+        metadata = {"pattern": self.PATTERN, **kwargs.pop("metadata", {})}
+        super().__init__(metadata=metadata, **kwargs)
+
+    def _serialize(self, value: Any, attr: str | None, obj: Any, **kwargs: Any) -> str | None:
+        return None if value is None else str(value)
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> int:
+        if not isinstance(value, str) or not re.fullmatch(self.PATTERN, value):
+            raise self.make_error("cursor")
+        if int(value) > MAX_SEQ:
+            raise self.make_error("cursor")
+        return int(value)
+
+
 def camel(name: str) -> str:
     """``sell_buildings`` -> ``SellBuildings``: how the OpenAPI document names a component."""
     return "".join(part.title() for part in name.split("_"))

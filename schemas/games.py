@@ -9,7 +9,7 @@ from marshmallow import RAISE, Schema, ValidationError, fields, validate, valida
 
 from schemas.answers import answer
 from schemas.disputes import DisputeEntrySchema
-from schemas.fields import MAX_AMOUNT, MAX_ID, MAX_SEQ, Name, ident, names
+from schemas.fields import MAX_AMOUNT, MAX_ID, MAX_SEQ, Cursor, Name, ident, names
 from schemas.rulesets import RuleSetDocumentSchema
 
 MAX_PLAYERS = 8
@@ -205,16 +205,14 @@ class GameSummarySchema(Schema):
 @answer()
 class GameListSchema(Schema):
     items = fields.List(fields.Nested(GameSummarySchema))
-    next = fields.String(
-        allow_none=True, metadata={"description": "pass as `after` for the next page"}
+    next = Cursor(
+        allow_none=True,
+        metadata={"description": "pass as `after` for the next page; null after the last"},
     )
 
 
 class GameListQuerySchema(Schema):
-    after = fields.Integer(
-        validate=validate.Range(min=0, max=MAX_SEQ),
-        metadata={"description": "a cursor: the `next` of the previous page"},
-    )
+    after = Cursor(metadata={"description": "a cursor: the `next` of the previous page"})
     limit = fields.Integer(load_default=100, validate=validate.Range(min=1, max=1000))
 
 

@@ -18,7 +18,7 @@ from marshmallow import RAISE, Schema, ValidationError, fields, validate, valida
 from ledger.transactions import ORDERED, RECORDABLE, REGISTRY, SETUP_TYPES
 from ledger.transactions.form import Field
 from schemas.answers import answer
-from schemas.fields import MAX_SEQ, Bool, Int, Text, camel, ident, money, one_of
+from schemas.fields import MAX_SEQ, Bool, Cursor, Int, Text, camel, ident, money, one_of
 
 
 def type_field(kind: str) -> fields.String:
@@ -336,8 +336,9 @@ class TransactionSchema(Schema):
 @answer()
 class TransactionPageSchema(Schema):
     items = fields.List(fields.Nested(TransactionSchema))
-    next = fields.String(
-        allow_none=True, metadata={"description": "pass as `after` for the next page"}
+    next = Cursor(
+        allow_none=True,
+        metadata={"description": "pass as `after` for the next page; null after the last"},
     )
 
 
@@ -347,8 +348,5 @@ class TransactionQuerySchema(Schema):
     property = ident(
         attribute="deed", metadata={"description": "only transactions about this deed"}
     )
-    after = fields.Integer(
-        validate=validate.Range(min=0, max=MAX_SEQ),
-        metadata={"description": "a cursor: the `next` of the previous page"},
-    )
+    after = Cursor(metadata={"description": "a cursor: the `next` of the previous page"})
     limit = fields.Integer(load_default=100, validate=validate.Range(min=1, max=1000))

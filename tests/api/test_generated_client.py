@@ -122,6 +122,20 @@ def test_a_generated_client_plays_a_short_game_fully_typed(app: Flask, generated
     assert {p.id: p.cash for p in state.players} == {"p1": 1350, "p2": 1450}
     assert state.properties["boardwalk"].owner == "p1"
 
+    # The log two at a time: each page's `next` is the next call's `after`, one type.
+    list_transactions = part(generated, "api.transactions.list_transactions").sync
+    seqs, after = [], None
+    while True:
+        kwargs = {} if after is None else {"after": after}
+        page = list_transactions(game, client=banker, limit=2, **kwargs)
+        assert isinstance(page, models.TransactionPage)
+        seqs += [txn.seq for txn in page.items]
+        if page.next_ is None:
+            break
+        after = page.next_
+    # Starting cash (1) and the deal (2) at creation, then salary, buy and rent.
+    assert seqs == [1, 2, 3, 4, 5]
+
     exported = part(generated, "api.audit.export_game").sync(game, client=banker)
     assert isinstance(exported, models.Export) and len(exported.transactions) == 5
     imported = part(generated, "api.import_.import_game").sync(

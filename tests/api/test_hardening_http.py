@@ -454,7 +454,10 @@ def test_the_admin_reads_the_pages_with_the_token(make_app):
     assert second["next"] is None
 
 
-@pytest.mark.parametrize("query", ["limit=0", "limit=1001", "after=-1", "page=2"])
+@pytest.mark.parametrize(
+    "query",
+    ["limit=0", "limit=1001", "after=-1", "after=x", "after=1.5", "after=2147483648", "page=2"],
+)
 def test_a_bad_page_query_is_refused(client, query):
     response = client.get(f"/api/v1/games?{query}")
 

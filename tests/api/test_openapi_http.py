@@ -329,6 +329,18 @@ def test_the_headers_the_contract_names_are_declared(document):
     assert "version" in version["description"]
 
 
+def test_a_page_s_next_and_the_after_it_feeds_are_one_type(document):
+    schemas = document["components"]["schemas"]
+    for page, path in (
+        ("TransactionPage", "/api/v1/games/{game}/transactions"),
+        ("GameList", "/api/v1/games"),
+    ):
+        nxt = schemas[page]["properties"]["next"]
+        [after] = [p for p in document["paths"][path]["get"]["parameters"] if p["name"] == "after"]
+        assert nxt["type"] == ["string", "null"] and after["schema"]["type"] == "string", path
+        assert nxt["pattern"] == after["schema"]["pattern"] == "^[0-9]{1,10}$", path
+
+
 def test_the_event_stream_answers_text_event_stream(document):
     answer = document["paths"]["/api/v1/games/{game}/events"]["get"]["responses"]["200"]
     assert list(answer["content"]) == ["text/event-stream"]
