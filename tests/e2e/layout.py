@@ -18,6 +18,7 @@ TAP = 44  # px: the smallest touch target a quick button may be
 # - cut off: it reaches past the edge of the screen (a horizontal scroller's content aside);
 # - overlapping: two controls' boxes intersect (neither holding the other);
 # - small: a quick button under 44 px by 44 px;
+# - out of sight: a dialog's own button below the screen as the dialog opens;
 # - the page (or the dialog) scrolls sideways.
 OFFENDERS = r"""(tap) => {
   const dialog = document.querySelector('dialog[open]');
@@ -87,7 +88,11 @@ OFFENDERS = r"""(tap) => {
     }
   }
   // What a scroller shows of a control: its box cut to every ancestor that clips (a deed
-  // picker scrolled, the dialog); a control scrolled out of sight overlaps nothing.
+  // picker scrolled, the dialog) and to the opaque rows that stick to the scroller's edges (a
+  // dialog's head, its row of buttons: what scrolls beneath them shows again once scrolled
+  // on); a control scrolled out of sight overlaps nothing.
+  const stuck = [...root.querySelectorAll('*')].filter((el) => shown(el)
+    && getComputedStyle(el).position === 'sticky');
   const seen = (el) => {
     let {left, top, right, bottom} = el.getBoundingClientRect();
     for (let a = el.parentElement; a && a !== document.body; a = a.parentElement) {
@@ -98,6 +103,18 @@ OFFENDERS = r"""(tap) => {
       top = Math.max(top, box.top);
       right = Math.min(right, box.right);
       bottom = Math.min(bottom, box.bottom);
+    }
+    for (const row of stuck) {
+      if (row.contains(el)) continue;
+      const box = row.getBoundingClientRect();
+      const before = row.compareDocumentPosition(el) & Node.DOCUMENT_POSITION_PRECEDING;
+      // A row stuck to the bottom has what comes before it pass beneath; one stuck to the
+      // top, what comes after it.
+      if (getComputedStyle(row).bottom !== 'auto') {
+        if (before) bottom = Math.min(bottom, box.top);
+      } else if (!before) {
+        top = Math.max(top, box.bottom);
+      }
     }
     return {left, top, right, bottom};
   };
@@ -112,6 +129,17 @@ OFFENDERS = r"""(tap) => {
       const down = Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top);
       if (across > 1 && down > 1) {
         found.push(`overlapping: ${what(boxes[i][0])} and ${what(boxes[j][0])}`);
+      }
+    }
+  }
+  // A dialog's own buttons are in sight as it opens, however long its form (its row sticks
+  // to the bottom edge): none waits below the screen to be scrolled to.
+  if (dialog) {
+    for (const el of dialog.querySelectorAll('.dialog-body > .actions button')) {
+      const r = el.getBoundingClientRect();
+      if (shown(el) && (r.bottom > innerHeight + 1 || r.top < -1)) {
+        const span = `${Math.round(r.top)}..${Math.round(r.bottom)}`;
+        found.push(`out of sight: ${what(el)} at ${span} px of ${innerHeight}`);
       }
     }
   }
