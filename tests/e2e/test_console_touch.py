@@ -28,7 +28,7 @@ import re
 from pathlib import Path
 
 import pytest
-from console_steps import card, logged, new_game, new_page, open_table, record, settled
+from console_steps import card, goto, logged, new_game, new_page, open_table, record, settled
 from layout import COVERED, HEIGHT, SMALL, TAP
 from server import Server
 
@@ -357,7 +357,7 @@ def test_every_control_is_44_px_by_44_at_least(
 
     # The game's other screens, every row of the history open.
     for view in ("players", "history", "replay"):
-        page.goto(f"{server.base}/#/g/{game['id']}/{view}")
+        goto(page, f"{server.base}/#/g/{game['id']}/{view}")
         expect(page.locator(f"nav a[href$='/{view}'][aria-current=page]")).to_have_count(1)
         settled(page)
         page.evaluate(OPEN_ALL)
@@ -369,7 +369,7 @@ def test_every_control_is_44_px_by_44_at_least(
     every_move_of(page, sizes, "p1", loading, prefix="elite: ")
 
     # A new short game dealt at the table: the options, the seats and the deed pickers.
-    page.goto(f"{server.base}/#/new")
+    goto(page, f"{server.base}/#/new")
     expect(page.get_by_test_id("create-game")).to_be_visible()
     page.locator("select[name=ruleset]").select_option("short")
     page.locator("#deal-at-table").check()
