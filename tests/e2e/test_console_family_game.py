@@ -507,10 +507,217 @@ def play_classic_in_russian(f: Family) -> None:
     f.finish()
 
 
-PLAYS = {"ru-RU": play_classic_in_russian}
+def play_elite_in_polish(f: Family) -> None:
+    page = f.page
+    f.currency = "фанты"  # the box's own, counted in Polish: "2000 fantów"
+    f.reason = "pomyłka"
+    f.create("millionaire-elite", "Piątek", ["Ania", "Bartek", "Celina"], [])
+    # docs/rules.md, "Set-up and the jackpot": 2000 each.
+    for player in ("p1", "p2", "p3"):
+        f.cash(player, 2000)
+
+    # "Shares and the exchange": 5 shares at 100, Ania 1500; the EXCHANGE up 3 points: 130.
+    dialog = f.sheet("p1", "a_shares")
+    f.ready("shares-quote")
+    dialog.locator("[data-field=count]").fill("5")
+    expect(dialog.get_by_test_id("shares-quote-moves")).to_contain_text(f.money(500))
+    settled(page)
+    f.look("shares")
+    seq = f.next_seq()
+    dialog.get_by_test_id("move-record").click()
+    f.recorded(seq, "the shares")
+    f.cash("p1", 1500)
+    dialog = f.table_move("a_share_price")
+    f.ready()
+    up = dialog.locator("button", has_text="▲ 3")
+    expect(up).to_contain_text(f.money(130))
+    settled(page)
+    f.look("the exchange", picture=True)
+    seq = f.next_seq()
+    up.click()
+    f.recorded(seq, "the share price")
+
+    # "Round income": 200 + 20 % of her shares' value (5 x 130 = 650): 330. Ania 1830.
+    expect(page.get_by_test_id("salary-p1")).to_contain_text(f.money(330))
+    f.salary("p1")
+    f.cash("p1", 1830)
+
+    # "Plots and buying": branch plots at the price typed, b1-1 200 and b1-2 240, the whole
+    # branch b1: Ania 1830 - 440 = 1390. Bartek a central plot at its 500: 1500.
+    f.buy("p1", "b1-1", 200)
+    f.buy("p1", "b1-2", 240)
+    f.buy("p2", "central-1")
+    f.cash("p1", 1390)
+    f.cash("p2", 1500)
+
+    # "Branches and enterprises": a branch on each plot, its price typed the first time
+    # (100): 200 in all, Ania 1190.
+    dialog = f.sheet("p1", "a_build")
+    f.ready()
+    on_each = dialog.locator(".moves button", has_text=f.word("house_on_each"))
+    expect(on_each).to_be_visible()
+    dialog.locator("details summary").click()
+    dialog.locator("input[name=price]").fill("100")
+    settled(page)
+    f.look("build: a branch on each, its price typed", picture=True)
+    seq = f.next_seq()
+    on_each.click()
+    expect(dialog.get_by_test_id("build-cash")).to_contain_text(f.money(1190))
+    expect(page.locator("#toasts .toast-ok > span", has_text=f"#{seq} ")).to_have_count(1)
+    settled(page)
+    f.look("build, a branch on each")
+    page.keyboard.press("Escape")
+    expect(f.dialog()).to_have_count(0)
+    f.cash("p1", 1190)
+
+    # "Rent entered by the banker": the box's RENT table says 300; Bartek 1200, Ania 1490.
+    seq = f.next_seq()
+    card(page, "p2").locator(".quick", has_text=f.word("a_rent")).click()
+    dialog = f.ready()
+    dialog.locator(".tile[data-deed=b1-1]").click()
+    dialog.locator("input[name=amount]").fill("300")
+    expect(dialog.get_by_test_id("rent-amount")).to_contain_text(f.money(300))
+    settled(page)
+    f.look("rent on a plot with a branch", picture=True)
+    dialog.get_by_test_id("record-rent").click()
+    f.recorded(seq, "the rent")
+    f.cash("p2", 1200)
+    f.cash("p1", 1490)
+
+    # "Round tax": 10 a share (5) and the plot tax typed from the box's TAX table (40): 90.
+    # Ania 1400.
+    dialog = f.sheet("p1", "a_round_tax")
+    f.ready()
+    dialog.locator("[data-field=plot_tax]").fill("40")
+    expect(dialog.get_by_test_id("round-tax-quote-moves")).to_contain_text(f.money(90))
+    settled(page)
+    f.look("the round tax")
+    seq = f.next_seq()
+    dialog.get_by_test_id("move-record").click()
+    f.recorded(seq, "the round tax")
+    f.cash("p1", 1400)
+
+    # "Insurance policies": green, 100: Celina 1900. "The jackpot": a stake of 50 lost stays
+    # in the kitty: Celina 1850, the kitty 200 + 50.
+    dialog = f.sheet("p3", "a_insurance")
+    f.ready()
+    buy = dialog.locator(".policy-green button")
+    expect(buy).to_contain_text(f.money(100))
+    settled(page)
+    f.look("insurance")
+    seq = f.next_seq()
+    buy.click()
+    f.recorded(seq, "the policy")
+    f.cash("p3", 1900)
+    dialog = f.sheet("p3", "a_jackpot")
+    f.ready()
+    dialog.locator("[data-field=stake]").fill("50")
+    expect(dialog.get_by_test_id("jackpot-quote-moves")).to_contain_text(f.money(50))
+    settled(page)
+    f.look("the jackpot")
+    seq = f.next_seq()
+    dialog.get_by_test_id("move-record").click()
+    f.recorded(seq, "the jackpot")
+    f.cash("p3", 1850)
+
+    # "Cards": Celina collects 100 from the Bank: 1950.
+    dialog = f.sheet("p3", "a_card")
+    f.ready()
+    dialog.locator("[data-field=effect] input[value=collect]").check()
+    dialog.locator("input[name=amount]").fill("100")
+    expect(dialog.get_by_test_id("card-quote-moves")).to_be_visible()
+    settled(page)
+    f.look("a card")
+    seq = f.next_seq()
+    dialog.get_by_test_id("move-record").click()
+    f.recorded(seq, "the card")
+    f.cash("p3", 1950)
+
+    # "Round income, round tax, tax inspection": leaving TAX INSPECTION costs a 50 fine.
+    # Celina 1900.
+    dialog = f.sheet("p3", "a_jail")
+    f.ready()
+    f.look("tax inspection")
+    seq = f.next_seq()
+    dialog.get_by_role("button", name=f.word("go_to_jail")).click()
+    f.recorded(seq, "go to tax inspection")
+    dialog = f.sheet("p3", "a_jail")
+    f.ready()
+    fine = dialog.get_by_role("button", name=re.compile(re.escape(f.word("pay_fine"))))
+    expect(fine).to_contain_text(f.money(50))
+    f.look("tax inspection, in it")
+    seq = f.next_seq()
+    fine.click()
+    f.recorded(seq, "the fine")
+    f.cash("p3", 1900)
+
+    # "Mortgages": the Bank pays half the plot's value (250); lifting costs that + 10 % of
+    # the full value (50): 300. Bartek 1450, then 1150.
+    for label, cash, figure in (("mortgage", 1450, 250), ("unmortgage", 1150, 300)):
+        dialog = f.sheet("p2", "a_mortgage")
+        f.ready()
+        button = dialog.locator("li[data-deed=central-1] button")
+        expect(button).to_contain_text(f.money(figure))
+        settled(page)
+        f.look(f"mortgage: {label}")
+        seq = f.next_seq()
+        button.click()
+        f.recorded(seq, label)
+        f.cash("p2", cash)
+
+    # "Trading plots": Bartek sells the bare central-1 to Celina for 400: Bartek 1550,
+    # Celina 1500.
+    dialog = f.table_move("a_trade")
+    f.ready()
+    legs = dialog.locator("fieldset.leg")
+    legs.nth(0).locator("select[name=from]").select_option("p2")
+    legs.nth(0).locator("select[name=to]").select_option("p3")
+    legs.nth(0).locator(".tile[data-deed=central-1]").click()
+    legs.nth(1).locator("select[name=from]").select_option("p3")
+    legs.nth(1).locator("select[name=to]").select_option("p2")
+    legs.nth(1).locator("input[name=cash]").fill("400")
+    expect(dialog.get_by_test_id("trade-quote-moves")).to_contain_text(f.money(400))
+    settled(page)
+    f.look("the trade", picture=True)
+    seq = f.next_seq()
+    dialog.get_by_role("button", name=f.word("record_trade")).click()
+    f.recorded(seq, "the trade")
+    f.cash("p2", 1550)
+    f.cash("p3", 1500)
+
+    # "IOUs" (always allowed here): Celina owes Bartek 100; no cash moves.
+    dialog = f.sheet("p3", "a_iou")
+    f.ready()
+    dialog.locator("select[name=creditor]").select_option("p2")
+    dialog.locator("input[name=amount]").fill("100")
+    expect(dialog.get_by_test_id("iou-quote").locator(":scope > *").first).to_be_visible()
+    settled(page)
+    f.look("an IOU")
+    seq = f.next_seq()
+    dialog.get_by_test_id("move-record").click()
+    f.recorded(seq, "the IOU")
+    f.cash("p3", 1500)
+
+    # Bartek's income tapped by mistake (200: no shares), voided from the history: 1550.
+    mistake = f.next_seq()
+    f.salary("p2")
+    f.cash("p2", 1750)
+    f.void(mistake)
+    f.cash("p2", 1550)
+
+    # "Bankruptcy: the Bank pays the rest": Bartek owes Ania 5000 and has 1550 and no plot:
+    # short by 3450. He hands Ania his 1550, the Bank pays her the 3450 left: Ania 6400.
+    f.refused_then_bankrupt("p2", "p1", 5000, 3450)
+    f.cash("p1", 6400)
+    f.cash("p2", 0)
+
+    f.finish()
 
 
-@pytest.mark.parametrize("locale", ["ru-RU"])
+PLAYS = {"ru-RU": play_classic_in_russian, "pl-PL": play_elite_in_polish}
+
+
+@pytest.mark.parametrize("locale", ["ru-RU", "pl-PL"])
 def test_a_family_plays_a_whole_game_in_its_language_on_a_phone(
     browser: Browser,
     server: Server,
