@@ -1,5 +1,7 @@
 """Steps the console's browser tests share: a watched page, a game made through the API and
-opened on the banker's device, a player's card and the sheet of moves behind its "More…".
+opened on the banker's device, a player's card and the sheet of moves behind its "More…";
+and what a screen in Russian or Polish may not show (an English word, a raw id, a Latin letter
+in Russian), for test_console_words.py and test_console_family_game.py.
 
 Imported as ``from console_steps import ...`` (pytest puts ``tests/e2e`` on the path).
 """
@@ -7,6 +9,7 @@ Imported as ``from console_steps import ...`` (pytest puts ``tests/e2e`` on the 
 from __future__ import annotations
 
 import contextlib
+import re
 import time
 from typing import Any
 
@@ -190,3 +193,50 @@ def transaction_keys(page: Page) -> list[str]:
         ),
     )
     return keys
+
+
+# -- the reader's words (issue 22) ---------------------------------------------------------
+
+# Words of the English basis and requests that were seen in Russian and Polish (issue 22).
+SEEN = ["properties", "receiver", "fee", "lifted", "jail", "cards", "chance", "printed", "kind"]
+# Latin words a Russian page may hold: the box's own name ("Миллионер Elite").
+BRANDS = {"Elite"}
+# A raw id: an IOU's, a Millionaire Elite plot's, a field's name.
+RAW = re.compile(r"\biou-\d+|\bb\d+-\d+\b|\bcentral-\d+\b|\b[a-z]+_[a-z_]+\b")
+
+ENGLISH = """async (lang) => {
+  const i18n = await import('/console/static/js/i18n.js');
+  const other = (await import(`/console/static/js/i18n-${lang}.js`))[lang];
+  return Object.entries(i18n.en).filter(([key, text]) => other[key] !== text)
+    .map(([key, text]) => [text, other[key] ?? '']);
+}"""
+
+
+def english_words(page: Page, lang: str) -> set[str]:
+    """The English texts that the language translates otherwise, cut at their placeholders
+    into phrases of 4 letters or more (but those its translation keeps: "Bank" in Polish);
+    and the words seen before."""
+    pairs = page.evaluate(ENGLISH, lang)
+    phrases = {
+        part.strip()
+        for text, translated in pairs
+        for part in re.split(r"\{\w+\}|[.:;,()…“”]", text)
+        if len(part.strip()) >= 4 and re.search("[a-z]{3}", part) and part.strip() not in translated
+    }
+    return phrases | set(SEEN)
+
+
+def english_in(text: str, words: set[str]) -> list[str]:
+    # Whole words only: Polish words hold English letters ("Bankructwo", "hotel").
+    return sorted(w for w in words if re.search(rf"(?<![\w-]){re.escape(w)}(?![\w-])", text))
+
+
+def problems(text: str, locale: str, words: set[str], deeds: list[str]) -> list[str]:
+    found = [f"raw id {m}" for m in RAW.findall(text)]
+    found += [f"slug {d}" for d in deeds if re.search(rf"(?<![\w-]){re.escape(d)}(?![\w-])", text)]
+    if locale != "en-US":
+        found += [f"English {w!r}" for w in english_in(text, words)]
+    if locale == "ru-RU":
+        latin = re.findall(r"[A-Za-z]+", text.replace("$", ""))
+        found += [f"Latin {m!r}" for m in latin if m not in BRANDS]
+    return found

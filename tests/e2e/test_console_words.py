@@ -21,7 +21,7 @@ import re
 from typing import Any
 
 import pytest
-from console_steps import goto, new_page, open_table, record
+from console_steps import english_words, goto, new_page, open_table, problems, record
 from every_move import CLASSIC as EVERY_CLASSIC
 from every_move import ELITE as EVERY_ELITE
 from every_move import Step as Step_
@@ -46,22 +46,8 @@ NAMES = {
     "ru-RU": ["Аня", "Борис", "Вера", "Дима"],
     "pl-PL": ["Ania", "Bartek", "Celina", "Darek"],
 }
-# Words of the English basis and requests that were seen in Russian and Polish (issue 22).
-SEEN = ["properties", "receiver", "fee", "lifted", "jail", "cards", "chance", "printed", "kind"]
-# Latin words a Russian page may hold: the box's own name ("Миллионер Elite").
-BRANDS = {"Elite"}
 # The game's name, as a family would give it.
 GAME_NAMES = {"en-US": "Friday", "ru-RU": "Пятница", "pl-PL": "Piątek"}
-# A raw id: an IOU's, a Millionaire Elite plot's, a field's name.
-RAW = re.compile(r"\biou-\d+|\bb\d+-\d+\b|\bcentral-\d+\b|\b[a-z]+_[a-z_]+\b")
-
-ENGLISH = """async (lang) => {
-  const i18n = await import('/console/static/js/i18n.js');
-  const other = (await import(`/console/static/js/i18n-${lang}.js`))[lang];
-  return Object.entries(i18n.en).filter(([key, text]) => other[key] !== text)
-    .map(([key, text]) => [text, other[key] ?? '']);
-}"""
-
 # The history's rows, each opened, as the reader sees them (the hashes left out: hex digits).
 ROWS = """() => [...document.querySelectorAll('ol.txns details.txn')].map((row) => {
   const hash = row.querySelector('.hash');
@@ -100,36 +86,6 @@ def played(
     play(steps, lambda body: record(server, game, body), state)
     game["deeds"] = sorted(state()["properties"])
     return game
-
-
-def english_words(page: Page, lang: str) -> set[str]:
-    """The English texts that the language translates otherwise, cut at their placeholders
-    into phrases of 4 letters or more (but those its translation keeps: "Bank" in Polish);
-    and the words seen before."""
-    pairs = page.evaluate(ENGLISH, lang)
-    phrases = {
-        part.strip()
-        for text, translated in pairs
-        for part in re.split(r"\{\w+\}|[.:;,()…“”]", text)
-        if len(part.strip()) >= 4 and re.search("[a-z]{3}", part) and part.strip() not in translated
-    }
-    return phrases | set(SEEN)
-
-
-def english_in(text: str, words: set[str]) -> list[str]:
-    # Whole words only: Polish words hold English letters ("Bankructwo", "hotel").
-    return sorted(w for w in words if re.search(rf"(?<![\w-]){re.escape(w)}(?![\w-])", text))
-
-
-def problems(text: str, locale: str, words: set[str], deeds: list[str]) -> list[str]:
-    found = [f"raw id {m}" for m in RAW.findall(text)]
-    found += [f"slug {d}" for d in deeds if re.search(rf"(?<![\w-]){re.escape(d)}(?![\w-])", text)]
-    if locale != "en-US":
-        found += [f"English {w!r}" for w in english_in(text, words)]
-    if locale == "ru-RU":
-        latin = re.findall(r"[A-Za-z]+", text.replace("$", ""))
-        found += [f"Latin {m!r}" for m in latin if m not in BRANDS]
-    return found
 
 
 def history_rows(page: Page, server: Server, game: dict) -> dict[str, str]:

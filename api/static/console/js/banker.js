@@ -241,6 +241,7 @@ async function newGameScreen(stale = () => false) {
   const rsSelect = select(items.map((r) => [r.name, rulesetTitle(r.name, r.title)]), items[0]?.name, {name: 'ruleset'});
   const playersBox = h('ol', {class: 'player-inputs'});
   const optionsBox = h('div', {class: 'options'});
+  const houseRules = h('fieldset', {}, h('legend', {}, t('house_rules')), optionsBox);
   const dealBox = h('div', {});
   const deal = new Map(); // seat index -> deed ids dealt at the table, when the banker deals
   const about = h('p', {class: 'muted small'});
@@ -265,6 +266,8 @@ async function newGameScreen(stale = () => false) {
     const rs = rulesetCache.get(rsSelect.value);
     replace(about, `${rulesetTitle(rs.name, rs.title)} · ${t('players_range', {min: rs.players.min, max: rs.players.max})} · ${t('currency')}: ${currencyLabel(rs.currency)}`,
       rs.parameters.deal_deeds ? ` · ${t('deals_deeds', {n: rs.parameters.deal_deeds})}` : '');
+    // A rule set with no house rules (Millionaire Elite) shows no empty box for them.
+    houseRules.hidden = !Object.keys(rs.options || {}).length;
     replace(optionsBox, Object.entries(rs.options || {}).map(([key, opt]) => {
       let control;
       if (opt.type === 'boolean') {
@@ -370,7 +373,7 @@ async function newGameScreen(stale = () => false) {
   field(t('ruleset'), rsSelect), about,
   h('fieldset', {}, h('legend', {}, t('players_in_order')), playersBox,
     h('button', {type: 'button', class: 'secondary', onclick: () => addPlayer('').focus()}, t('add_player'))),
-  h('fieldset', {}, h('legend', {}, t('house_rules')), optionsBox),
+  houseRules,
   dealBox,
   errorBox,
   h('div', {class: 'actions'}, create));

@@ -51,7 +51,7 @@ export function keepGameSection(ctx) {
       if (url) URL.revokeObjectURL(url);
       url = URL.createObjectURL(new Blob([text], {type: type || 'application/json'}));
       const name = fileName(ctx.game.name);
-      const link = h('a', {href: url, download: name, dataset: {testid: 'file-link'}}, name);
+      const link = h('a', {href: url, download: name, class: 'file-link', dataset: {testid: 'file-link'}}, name);
       replace(status, h('p', {class: 'ok'}, t('fi_saved'), ' ', link));
       link.click();
     } catch (err) {
