@@ -251,22 +251,28 @@ class Family:
 
     reason = "?"
 
-    def refused_then_bankrupt(self, payer: str, to: str, amount: int, short: int) -> None:
-        """A payment the payer cannot make: the shortfall and the ways to raise it; from
-        there, the bankruptcy filled in with the creditor and the debt."""
+    def refused_then_bankrupt(
+        self, payer: str, to: str, amount: int, short: int, *, can_mortgage: bool
+    ) -> None:
+        """A payment the payer cannot make: the shortfall, said once, and the ways he has to
+        raise it (a mortgage only with a deed to mortgage); from there, the bankruptcy filled in
+        with the creditor and the debt."""
         page = self.page
         card(page, payer).locator(".quick", has_text=self.word("a_pay")).click()
         dialog = self.ready()
         dialog.locator("select[name=to]").select_option(to)
         dialog.locator("input[name=amount]").fill(str(amount))
         dialog.get_by_test_id("record-payment").click()
-        refused = dialog.locator(".error-slot")
+        refused = dialog.locator(".problem")  # said once: the quote's, or the tap's
         name = self.state_name(payer)
         expect(refused.get_by_test_id("shortfall")).to_have_text(
             self.word("short_by", name=name, amount=self.money(short))
         )
         expect(refused.get_by_test_id("raise-bankruptcy")).to_be_visible()
         settled(page)
+        expect(refused).to_have_count(1)  # not the quote's and the tap's both
+        expect(refused.get_by_test_id("raise-mortgage")).to_have_count(1 if can_mortgage else 0)
+        expect(refused.get_by_test_id("raise-sell")).to_have_count(0)  # no building left
         self.look("a refused payment", picture=True)
         refused.get_by_test_id("raise-bankruptcy").click()
         dialog = self.ready("bankruptcy-quote")
@@ -505,7 +511,7 @@ def play_classic_in_russian(f: Family) -> None:
 
     # "Bankruptcy": Борис owes Аня 2000; he has 650 and Reading Railroad (mortgage value 100):
     # short by 2000 - 650 = 1350. To a player, his cash and deeds go to her: Аня 750 + 650.
-    f.refused_then_bankrupt("p2", "p1", 2000, 1350)
+    f.refused_then_bankrupt("p2", "p1", 2000, 1350, can_mortgage=True)
     f.cash("p1", 1400)
     f.cash("p2", 0)
 
@@ -715,7 +721,7 @@ def play_elite_in_polish(f: Family) -> None:
 
     # "Bankruptcy: the Bank pays the rest": Bartek owes Ania 5000 and has 1550 and no plot:
     # short by 3450. He hands Ania his 1550, the Bank pays her the 3450 left: Ania 6400.
-    f.refused_then_bankrupt("p2", "p1", 5000, 3450)
+    f.refused_then_bankrupt("p2", "p1", 5000, 3450, can_mortgage=False)
     f.cash("p1", 6400)
     f.cash("p2", 0)
 

@@ -81,11 +81,12 @@ export function txnDialog(ctx, title, render, {wide = false, pending = null, sta
       errorBox,
       dialog,
       memoField: () => field(t('memo'), memo, t('memo_hint')),
-      button(label, makeBody, {cls = 'primary', testid, then, done} = {}) {
+      button(label, makeBody, {cls = 'primary', testid, then, done, shown} = {}) {
         let busy = false;
         const btn = h('button', {type: 'button', class: cls, dataset: testid ? {testid} : undefined, onclick: async () => {
           if (busy) return;
           replace(errorBox);
+          delete errorBox.dataset.said;
           const payload = makeBody();
           if (!payload) return;
           if (memo.value.trim() && !payload.memo) payload.memo = memo.value.trim();
@@ -112,6 +113,14 @@ export function txnDialog(ctx, title, render, {wide = false, pending = null, sta
               draw();
             }
           } catch (err) {
+            // The refusal the dialog's quote shows already is said once, there: brought into
+            // view, not drawn again by the button.
+            const already = shown && shown(err);
+            if (already) {
+              already.scrollIntoView({block: 'nearest'});
+              return;
+            }
+            errorBox.dataset.said = JSON.stringify([err.code, (err.body || {}).params ?? null]);
             replace(errorBox, problemView(ctx, err, {onLiquidation: ctx.raiseButtons
               ? (pid, params) => ctx.raiseButtons(pid, {dialog, params, payload, label: btn.textContent}) : null}));
             markFields(body, err);

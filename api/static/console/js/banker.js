@@ -475,9 +475,15 @@ async function loadGame(id) {
   // record it from there; a bankruptcy comes filled in with the creditor and the debt.
   ctx.raiseButtons = (pid, {dialog, params = {}, payload = null, label = ''} = {}) => {
     const pending = payload ? {payload, dialog, label} : null;
+    // Only the ways the payer has: nothing to mortgage or sell (the server says he could
+    // raise 0, or he holds no such deed) leaves the bankruptcy alone.
+    const owned = Object.values(ctx.game.properties || {}).filter((p) => p.owner === pid);
+    const some = (params.can_raise ?? 1) > 0;
     return [
-      h('button', {type: 'button', class: 'secondary', dataset: {testid: 'raise-mortgage'}, onclick: () => actions.mortgageDialog(ctx, pid, {pending})}, t('a_mortgage')),
-      h('button', {type: 'button', class: 'secondary', dataset: {testid: 'raise-sell'}, onclick: () => actions.buildDialog(ctx, pid, {pending})}, t('sell_buildings')),
+      some && owned.some((p) => !p.mortgaged) ? h('button', {type: 'button', class: 'secondary', dataset: {testid: 'raise-mortgage'},
+        onclick: () => actions.mortgageDialog(ctx, pid, {pending})}, t('a_mortgage')) : null,
+      some && owned.some((p) => p.houses || p.hotel) ? h('button', {type: 'button', class: 'secondary', dataset: {testid: 'raise-sell'},
+        onclick: () => actions.buildDialog(ctx, pid, {pending})}, t('sell_buildings')) : null,
       h('button', {type: 'button', class: 'secondary', dataset: {testid: 'raise-bankruptcy'}, onclick: () => actions.bankruptcyDialog(ctx, pid,
         {creditor: params.creditor || 'bank', owed: params.amount ?? null, pendingDialog: dialog})}, t('a_bankruptcy')),
     ];

@@ -252,15 +252,22 @@ export function moveDialog(ctx, txnDialog, type, preset = {}, {title, testid = '
     const m = moveForm(ctx, move, preset, formOptions);
     const label = recordLabel || t('record_move');
     let record;
+    let refusal = null; // the refusal the quote shows now, its code and params
+    const said = (problem) => JSON.stringify([problem.code, (problem.body || {}).params ?? null]);
+    const shown = (err) => (refusal && err && said(err) === refusal ? view.el : null);
     // The quote asks with the draft's values standing in for fields not typed yet.
     const view = quoteBox(ctx, () => m.body(draft) || null, {testid, basis, render,
       problemOptions: raise && ctx.raiseButtons ? {onLiquidation: (pid, params) =>
         ctx.raiseButtons(pid, {dialog: form.dialog, params, payload: m.body(), label: record.textContent})} : {},
       onAnswer: (answer) => {
         record.textContent = label;
+        refusal = answer && answer.problem && !unreachable(answer.problem) ? said(answer.problem) : null;
+        // The button's answer came first and says the same: said once, here.
+        if (refusal && form.errorBox.dataset.said === refusal) replace(form.errorBox);
         if (refusedBlocks) record.disabled = Boolean(answer && answer.problem && !unreachable(answer.problem));
         const names = askedIn(answer);
         if (names.length && m.ask(names)) {
+          refusal = null; // the quote asks for fields instead of saying the problem
           replace(view.el, h('p', {class: 'muted small', dataset: {testid: `${testid}-needs`}},
             needs ? needs(names) : t('move_needs', {fields: names.map((n) => fieldLabel(type, n)).join(', ')})));
         }
@@ -277,7 +284,7 @@ export function moveDialog(ctx, txnDialog, type, preset = {}, {title, testid = '
       el.addEventListener('change', changed);
     }
     m.sync();
-    record = form.button(label, () => m.body() || m.sayMissing(form.errorBox, missingTexts), {testid: recordTestid, cls: recordClass, then, done});
+    record = form.button(label, () => m.body() || m.sayMissing(form.errorBox, missingTexts), {testid: recordTestid, cls: recordClass, then, done, shown});
     append(body, [...intro(), ...m.rows, view.el, form.memoField(), h('div', {class: 'actions'}, record), ...after(form)]);
     view.now();
   }, {wide: wide ?? move.fields.length > 4});

@@ -418,7 +418,9 @@ export function problemView(ctx, err, {onLiquidation, extra} = {}) {
     const who = ctx.name(payer);
     box.append(h('p', {class: 'shortfall', dataset: {testid: 'shortfall'}},
       t('short_by', {name: who, amount: ctx.money(p.shortfall ?? body.shortfall)})));
-    box.append(h('p', {class: 'can-raise'}, t('could_raise', {name: who, amount: ctx.money(p.can_raise ?? body.can_raise ?? 0)})));
+    const canRaise = p.can_raise ?? body.can_raise ?? 0;
+    box.append(h('p', {class: 'can-raise'}, canRaise > 0
+      ? t('could_raise', {name: who, amount: ctx.money(canRaise)}) : t('could_raise_nothing', {name: who})));
     if (payer && payer !== 'bank' && payer !== 'pot') {
       const slot = h('div', {class: 'liquidation-slot'});
       box.append(h('div', {class: 'row'},
@@ -449,8 +451,8 @@ export function problemView(ctx, err, {onLiquidation, extra} = {}) {
 /** What a player could raise: cash, each building sale, each mortgage, shares. */
 export function liquidationView(ctx, liq) {
   const rows = [[t('cash'), liq.cash]];
-  for (const b of liq.buildings || []) rows.push([`${t('sell_buildings_on')} ${ctx.deedName(b.property)} (${buildingsText(b)})`, b.amount]);
-  for (const m of liq.mortgages || []) rows.push([`${t('mortgage')} ${ctx.deedName(m.property)}`, m.amount]);
+  for (const b of liq.buildings || []) rows.push([t('liq_buildings', {deed: ctx.deedName(b.property), what: buildingsText(b)}), b.amount]);
+  for (const m of liq.mortgages || []) rows.push([t('liq_mortgage', {deed: ctx.deedName(m.property)}), m.amount]);
   if (liq.shares) rows.push([t('sell_shares'), liq.shares]);
   return h('table', {class: 'liquidation'},
     h('caption', {}, t('liquidation_of', {name: ctx.name(liq.player)})),
