@@ -563,15 +563,18 @@ def play_elite_in_polish(f: Family) -> None:
     f.cash("p2", 1500)
 
     # "Branches and enterprises": a branch on each plot, its price typed the first time
-    # (100): 200 in all, Ania 1190. The dialog does not ask for that price: its buttons show
-    # no figure, and the field is under "Więcej", its hint for auctioned buildings only (left
-    # for a rework of the dialog; the banker opens it here as a family would have to).
+    # (100): 200 in all, Ania 1190. The rule set prints no price: the server asks for it, and
+    # the dialog puts its field first, open, with the figure quoted once typed.
     dialog = f.sheet("p1", "a_build")
     f.ready()
     on_each = dialog.locator(".moves button", has_text=f.word("house_on_each"))
     expect(on_each).to_be_visible()
-    dialog.locator("details summary").click()
-    dialog.locator("input[name=price]").fill("100")
+    price = dialog.locator("input[name=price]")
+    expect(price).to_be_visible()
+    expect(dialog.locator("details")).to_be_hidden()
+    expect(dialog).to_contain_text(f.word("price_per_building_asked"))
+    price.fill("100")
+    expect(on_each).to_contain_text(f"−{f.money(200)}")  # two branches at 100 each
     settled(page)
     f.look("build: a branch on each, its price typed", picture=True)
     seq = f.next_seq()

@@ -10,7 +10,7 @@ import {deedPicker, problemView, liquidationView, buildingsText, tileLine, stand
 import {groupClass} from './rules.js';
 import {quote, quoteBox, quoteLabel, netFor, signed} from './quote.js';
 import {unreachable} from './api.js';
-import {moveDialog, movesList, choiceLabel} from './moves.js';
+import {moveDialog, movesList, choiceLabel, askedIn} from './moves.js';
 
 // How long the buttons of a dialog drawn again after a step take no tap: longer than the
 // gap of a double tap.
@@ -384,6 +384,42 @@ export function buildDialog(ctx, player, {pending = null} = {}) {
       if (p === undefined) return undefined;
       return orders.map((o) => ({...o, price: p}));
     };
+    // The price per building is the box's where the rule set prints none (a Millionaire Elite
+    // branch): the server asks for it (a 422 naming `price`), and the field comes up to the top,
+    // open, each build's figure quoted again as it is typed. Elsewhere it stays under "More",
+    // for the price an auction of scarce buildings set.
+    const priceSlot = h('div', {});
+    const priceRow = field(t('price_per_building'), price, t('price_per_building_hint'));
+    const priceHint = priceRow.querySelector('.hint');
+    const more = h('details', {}, h('summary', {}, t('more_fields')), priceRow);
+    const askPrice = () => {
+      if (priceSlot.contains(priceRow)) return;
+      replace(priceHint, t('price_per_building_asked'));
+      priceSlot.append(priceRow);
+      more.hidden = true;
+    };
+    body.append(priceSlot);
+    const offers = []; // {btn, label, body()}: each quoted again when the price changes
+    const requote = (o) => {
+      const asking = o.body();
+      if (!asking) return Promise.resolve();
+      return quote(ctx, asking).then((answer) => {
+        if (!o.btn.isConnected) return; // drawn again meanwhile
+        if (answer.txn) o.btn.textContent = `${o.label} ${signed(ctx, netFor(answer.txn, player))}`;
+        else if (askedIn(answer).includes('price')) { o.btn.textContent = o.label; askPrice(); }
+        else if (!unreachable(answer.problem) && answer.problem.status !== 422) {
+          // A move the rules refuse now (uneven, no supply, mortgaged) is not offered at all;
+          // a mortgage in the group is said once, above the moves.
+          o.btn.remove();
+          if (answer.problem.code === 'mortgaged') o.mortgaged.hidden = false;
+        }
+      });
+    };
+    let typing = null;
+    price.addEventListener('input', () => {
+      clearTimeout(typing);
+      typing = setTimeout(() => offers.filter((o) => o.btn.isConnected).forEach(requote), 250);
+    });
     for (const {group, deeds} of groups) {
       const moves = buildingRequests(ctx, deeds);
       const section = h('section', {class: `group-moves ${groupClass(ctx.board, group)}`},
@@ -392,30 +428,23 @@ export function buildDialog(ctx, player, {pending = null} = {}) {
       const buildRow = h('div', {class: 'moves'});
       const sellRow = h('div', {class: 'moves'});
       const asked = [];
-      const offer = (row, label, payload, makeBody) => {
+      const mortgaged = h('p', {class: 'warn', hidden: true}, t('group_mortgaged'));
+      const offer = (row, label, makeBody) => {
         const btn = form.button(label, makeBody, {cls: 'secondary'});
         row.append(btn);
-        // A move the rules refuse now (uneven, no supply, mortgaged) is not offered at all;
-        // a mortgage in the group is said once, above the moves.
-        asked.push(quote(ctx, payload).then((answer) => {
-          if (answer.txn) btn.textContent = `${label} ${signed(ctx, netFor(answer.txn, player))}`;
-          else if (!unreachable(answer.problem) && answer.problem.status !== 422) {
-            btn.remove();
-            if (answer.problem.code === 'mortgaged') mortgaged.hidden = false;
-          }
-        }));
+        const o = {btn, label, body: makeBody, mortgaged};
+        offers.push(o);
+        asked.push(requote(o));
       };
-      const mortgaged = h('p', {class: 'warn', hidden: true}, t('group_mortgaged'));
       for (const m of moves.build) {
-        const payload = {type: 'build', orders: m.orders};
-        offer(buildRow, t(BUILD_LABELS[m.kind], {deed: m.deed && m.deed.name}), payload, () => {
+        offer(buildRow, t(BUILD_LABELS[m.kind], {deed: m.deed && m.deed.name}), () => {
           const orders = withPrice(m.orders);
           return orders && {type: 'build', orders};
         });
       }
       for (const m of moves.sell) {
         const payload = {type: 'sell_buildings', orders: m.orders};
-        offer(sellRow, t(SELL_LABELS[m.kind], {deed: m.deed && m.deed.name}), payload, () => payload);
+        offer(sellRow, t(SELL_LABELS[m.kind], {deed: m.deed && m.deed.name}), () => payload);
       }
       const buildHead = h('h4', {}, t('build'));
       const sellHead = h('h4', {}, t('sell'));
@@ -430,7 +459,7 @@ export function buildDialog(ctx, player, {pending = null} = {}) {
       });
       body.append(section);
     }
-    body.append(h('details', {}, h('summary', {}, t('more_fields')), field(t('price_per_building'), price, t('price_per_building_hint'))));
+    body.append(more);
   }, {wide: true, pending, stay: true});
 }
 
