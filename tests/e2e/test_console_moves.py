@@ -332,3 +332,25 @@ def test_an_iou_passed_on_says_to_whom(
     )
     [passed] = logged(server, game, "iou_transfer")
     assert passed["basis"]["to"] == "p3"
+
+
+def test_a_build_beyond_the_cash_is_offered_shut_saying_why(
+    browser: Browser, server: Server, request: pytest.FixtureRequest
+) -> None:
+    game = new_game(server, "classic", ["Ann", "Bob"])
+    record(server, game, {"type": "buy", "player": "p1", "property": "park-place"})
+    record(server, game, {"type": "buy", "player": "p1", "property": "boardwalk"})
+    record(server, game, {"type": "payment", "from": "p1", "to": "p2", "amount": 450})
+    page = new_page(browser, request)
+    open_table(page, server, game)
+    # docs/rules.md, "Building": a house on the dark blue costs 200. Ann holds 1500 - 350 - 400
+    # - 450 = 300: one house (200) she can pay for, a house on each (400) she cannot.
+    dialog = more(page, "p1", "Build / sell")
+    one = dialog.locator(".moves button", has_text="+1 house on Boardwalk")
+    expect(one).to_have_text("+1 house on Boardwalk −$200")
+    expect(one).to_be_enabled()
+    each = dialog.locator(".moves button", has_text="+1 house on each")
+    expect(each).to_have_text("+1 house on each — Not enough cash")
+    expect(each).to_be_disabled()
+    page.wait_for_timeout(600)  # past the dialog's settling time: still shut
+    expect(each).to_be_disabled()

@@ -134,7 +134,7 @@ export function txnDialog(ctx, title, render, {wide = false, pending = null, sta
         const wait = settleUntil - Date.now();
         if (wait > 0) {
           btn.disabled = true;
-          setTimeout(() => { if (!busy) btn.disabled = false; }, wait);
+          setTimeout(() => { if (!busy && !btn.dataset.shut) btn.disabled = false; }, wait); // shut: refused
         }
         return btn;
       },
@@ -405,9 +405,15 @@ export function buildDialog(ctx, player, {pending = null} = {}) {
       if (!asking) return Promise.resolve();
       return quote(ctx, asking).then((answer) => {
         if (!o.btn.isConnected) return; // drawn again meanwhile
+        if (o.btn.dataset.shut) { o.btn.disabled = false; delete o.btn.dataset.shut; }
         if (answer.txn) o.btn.textContent = `${o.label} ${signed(ctx, netFor(answer.txn, player))}`;
         else if (askedIn(answer).includes('price')) { o.btn.textContent = o.label; askPrice(); }
-        else if (!unreachable(answer.problem) && answer.problem.status !== 422) {
+        else if (answer.problem.code === 'insufficient_funds') {
+          // Beyond the cash: offered, but shut, saying why (not gone without a word).
+          o.btn.textContent = `${o.label} — ${t('e_insufficient_funds')}`;
+          o.btn.disabled = true;
+          o.btn.dataset.shut = 'insufficient_funds';
+        } else if (!unreachable(answer.problem) && answer.problem.status !== 422) {
           // A move the rules refuse now (uneven, no supply, mortgaged) is not offered at all;
           // a mortgage in the group is said once, above the moves.
           o.btn.remove();

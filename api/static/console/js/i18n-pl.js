@@ -71,7 +71,7 @@ export const pl = {
   record_payment: 'Zapisz płatność', same_account: '„Od” i „do” muszą się różnić.',
   enter_amount: 'Wpisz liczbę całkowitą nie mniejszą niż {min}.', payer: 'Kto płaci', deed_landed_on: 'Pole, na którym stanął gracz',
   dice_total: 'Suma oczek', dice_hint: 'Przedsiębiorstwa: suma wyrzuconych oczek.', multiplier: 'Mnożnik',
-  multiplier_hint: 'Karta mnożąca czynsz (np. ×2 do najbliższego dworca).', rent_amount: 'Czynsz',
+  multiplier_hint: 'Tylko gdy karta mnoży czynsz: ile razy (np. 2).', rent_amount: 'Czynsz',
   rent_amount_hint: 'Tylko gdy zasady nie podają kwoty: kwota z tabeli w pudełku.',
   record_rent: 'Zapisz czynsz', rent: 'Czynsz', owner: 'właściciel',
   buy: 'Kup', buyer: 'Kupujący', price: 'Cena', price_hint: 'Zasady nie podają ceny: wpisz uzgodnioną.',

@@ -82,7 +82,7 @@ export const en = {
   record_payment: 'Record the payment', same_account: 'From and to must differ.',
   enter_amount: 'Enter a whole number of at least {min}.', payer: 'Who pays', deed_landed_on: 'The deed landed on',
   dice_total: 'Dice total', dice_hint: 'Utilities: the total of the dice thrown.', multiplier: 'Multiplier',
-  multiplier_hint: 'A card that multiplies the rent (e.g. ×2 to the nearest railroad).', rent_amount: 'Rent',
+  multiplier_hint: 'Only when a card multiplies the rent: how many times (e.g. 2).', rent_amount: 'Rent',
   rent_amount_hint: 'Only where the rule set prints no figure: the amount on the box’s table.',
   record_rent: 'Record rent', rent: 'Rent', owner: 'owner',
   buy: 'Buy', buyer: 'Buyer', price: 'Price', price_hint: 'The rule set prints no price: enter the one agreed.',
