@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import re
 
-from flask import Response, request
+from flask import Response, current_app, request
+from marshmallow import RAISE, ValidationError
 from werkzeug.http import parse_etags, quote_etag
 
 from api.bank import tablebank
@@ -40,6 +41,8 @@ def not_modified() -> Response | None:
         return None
     if request.path.endswith(("/events", "/moves")):
         return None  # a stream has no one answer; the moves are the token's own too
+    if query_refused():
+        return None  # the view refuses it (422): a condition never stands in for that
     seq = request.args.get("seq")
     if seq is not None and not (seq.isascii() and seq.isdigit() and int(seq) <= MAX_SEQ):
         return None
@@ -50,6 +53,23 @@ def not_modified() -> Response | None:
     if not parse_etags(header).contains_weak(version):
         return None
     return Response(status=304, headers=etag(version))
+
+
+def query_refused() -> bool:
+    """Whether the view's own query schema refuses this request's query (a limit of 0, an
+    empty type): a request refused without its conditions is refused with them too (RFC 9110
+    13.2.1), never answered 304. The schema is the one the view declares with
+    ``@blueprint.arguments(..., location="query")``, as flask-smorest keeps it on the view."""
+    view = current_app.view_functions.get(request.endpoint or "")
+    method = getattr(getattr(view, "view_class", None), "get", view)
+    declared = getattr(method, "_apidoc", {}).get("arguments", {}).get("parameters", [])
+    for parameter in declared:
+        if parameter.get("in") == "query":
+            try:
+                parameter["schema"].load(request.args.to_dict(), unknown=RAISE)
+            except ValidationError:
+                return True
+    return False
 
 
 def if_match_version(header: str | None) -> str | None:

@@ -125,6 +125,22 @@ def test_if_none_match_on_a_seq_the_game_does_not_have_is_refused_as_without_it(
     assert response.status_code == 404
 
 
+@pytest.mark.parametrize(
+    "query", ["/transactions?limit=0", "/transactions?type=", "/transactions?after=x", "?seq=x"]
+)
+@pytest.mark.parametrize("tag", ["*", "current"])
+def test_if_none_match_on_a_query_the_read_refuses_is_refused_as_without_it(evening, query, tag):
+    # A request refused without its conditions is refused with them (RFC 9110, 13.2.1): never
+    # a 304 standing in for the 422.
+    current = evening.get("/transactions").headers["ETag"]
+    response = evening.client.get(
+        evening.url + query,
+        headers={**evening.auth(), "If-None-Match": current if tag == "current" else tag},
+    )
+    assert response.status_code == 422
+    assert response.json["code"] == "validation_error"
+
+
 def test_a_read_that_finds_every_slot_taken_past_its_wait_is_refused_busy():
     # Two greenlets of one worker: the first holds the only slot for 0.5 s, the second waits
     # 0.1 s for it and is refused; then the slot is free again.
