@@ -16,9 +16,13 @@ clone's CI once, on PostgreSQL, with the bound at 100 ms. A stall is seconds, as
 from __future__ import annotations
 
 import http.client
+import json
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from long_logs import long_log
@@ -71,12 +75,28 @@ def write_latencies(server: Server, game: dict, n: int) -> list[float]:
     return took
 
 
+def imported_offline(server: Server, tmp_path: Path) -> dict[str, str]:
+    """The long game put in the server's store by ``tablebank import``, beside the server: its
+    id and banker token. The replays are what this test is about; an import served under the
+    load of the whole suite once held the worker past gunicorn's 30 s (its save on PostgreSQL
+    runs in the event loop), and that is an issue of its own, not this test's."""
+    log = tmp_path / "long.tablebank.json"
+    log.write_text(json.dumps(long_log(LONG_GAME)))
+    done = subprocess.run(
+        [sys.executable, "-m", "api.cli", "import", str(log), "--db", server.db],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert done.returncode == 0, done.stderr
+    said = dict(line.split(": ", 1) for line in done.stdout.splitlines() if ": " in line)
+    return {"id": said["game"], "banker_token": said["banker token"]}
+
+
 def test_a_write_is_not_held_up_while_eight_clients_replay_a_long_game(
-    server: Server,
+    server: Server, tmp_path: Path
 ) -> None:
-    imported = server.client.call("POST", "/api/v1/games/import", long_log(LONG_GAME), timeout=120)
-    assert imported.status == 201, imported
-    long = imported.body
+    long = imported_offline(server, tmp_path)
     created = server.call(
         "POST", "/api/v1/games", {"name": "t", "ruleset": "classic", "players": ["A", "B"]}
     )
