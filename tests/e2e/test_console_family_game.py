@@ -251,6 +251,63 @@ class Family:
 
     reason = "?"
 
+    def pay_fine(self, player: str, fine: int, screen: str) -> None:
+        """The player pays his way out, from his Jail dialog: the fine's figure on its button."""
+        dialog = self.sheet(player, "a_jail")
+        self.ready()
+        button = dialog.get_by_role("button", name=re.compile(re.escape(self.word("pay_fine"))))
+        expect(button).to_contain_text(self.money(fine))
+        self.look(screen)
+        seq = self.next_seq()
+        button.click()
+        self.recorded(seq, "the fine")
+
+    def mortgage_and_lift(self, player: str, deed: str, steps: list[tuple[int, int]]) -> None:
+        """The deed mortgaged, then lifted, from the player's Mortgage dialog: each step's
+        figure on its button, and the player's cash after it."""
+        for label, (figure, cash) in zip(("mortgage", "unmortgage"), steps, strict=True):
+            dialog = self.sheet(player, "a_mortgage")
+            self.ready()
+            button = dialog.locator(f"li[data-deed={deed}] button")
+            expect(button).to_contain_text(self.money(figure))
+            settled(self.page)
+            self.look(f"mortgage: {label}")
+            seq = self.next_seq()
+            button.click()
+            self.recorded(seq, label)
+            self.cash(player, cash)
+
+    def trade(self, giver: str, taker: str, deed: str, cash: int) -> None:
+        """The giver's deed to the taker for the taker's cash, in the table's Trade dialog."""
+        dialog = self.table_move("a_trade")
+        self.ready()
+        legs = dialog.locator("fieldset.leg")
+        legs.nth(0).locator("select[name=from]").select_option(giver)
+        legs.nth(0).locator("select[name=to]").select_option(taker)
+        legs.nth(0).locator(f".tile[data-deed={deed}]").click()
+        legs.nth(1).locator("select[name=from]").select_option(taker)
+        legs.nth(1).locator("select[name=to]").select_option(giver)
+        legs.nth(1).locator("input[name=cash]").fill(str(cash))
+        expect(dialog.get_by_test_id("trade-quote-moves")).to_contain_text(self.money(cash))
+        settled(self.page)
+        self.look("the trade", picture=True)
+        seq = self.next_seq()
+        dialog.get_by_role("button", name=self.word("record_trade")).click()
+        self.recorded(seq, "the trade")
+
+    def iou(self, debtor: str, creditor: str, amount: int) -> None:
+        """An IOU the debtor signs to the creditor, from the debtor's IOU dialog."""
+        dialog = self.sheet(debtor, "a_iou")
+        self.ready()
+        dialog.locator("select[name=creditor]").select_option(creditor)
+        dialog.locator("input[name=amount]").fill(str(amount))
+        expect(dialog.get_by_test_id("iou-quote").locator(":scope > *").first).to_be_visible()
+        settled(self.page)
+        self.look("an IOU")
+        seq = self.next_seq()
+        dialog.get_by_test_id("move-record").click()
+        self.recorded(seq, "the IOU")
+
     def refused_then_bankrupt(
         self, payer: str, to: str, amount: int, short: int, *, can_mortgage: bool
     ) -> None:
@@ -435,61 +492,21 @@ def play_classic_in_russian(f: Family) -> None:
     f.recorded(seq, "go to jail")
     expect(card(page, "p2").locator(".badges")).to_contain_text(f.word("in_jail"))
     f.cash("p2", 700)
-    dialog = f.sheet("p2", "a_jail")
-    f.ready()
-    fine = dialog.get_by_role("button", name=re.compile(re.escape(f.word("pay_fine"))))
-    expect(fine).to_contain_text(f.money(50))
-    f.look("jail, in it")
-    seq = f.next_seq()
-    fine.click()
-    f.recorded(seq, "the fine")
+    f.pay_fine("p2", 50, "jail, in it")
     f.cash("p2", 650)
 
     # "Mortgages": Oriental Avenue's mortgage value is half its price, 50; lifting costs the
     # value + 10 %: 55. Вера 1250 + 50 = 1300, then 1245.
-    for label, cash in (("mortgage", 1300), ("unmortgage", 1245)):
-        dialog = f.sheet("p3", "a_mortgage")
-        f.ready()
-        button = dialog.locator("li[data-deed=oriental-avenue] button")
-        expect(button).to_contain_text(f.money(50 if label == "mortgage" else 55))
-        settled(page)
-        f.look(f"mortgage: {label}")
-        seq = f.next_seq()
-        button.click()
-        f.recorded(seq, label)
-        f.cash("p3", cash)
+    f.mortgage_and_lift("p3", "oriental-avenue", [(50, 1300), (55, 1245)])
 
     # "Trades": Вера gives Oriental Avenue to Глеб for 120: Вера 1365, Глеб 1530.
-    dialog = f.table_move("a_trade")
-    f.ready()
-    legs = dialog.locator("fieldset.leg")
-    legs.nth(0).locator("select[name=from]").select_option("p3")
-    legs.nth(0).locator("select[name=to]").select_option("p4")
-    legs.nth(0).locator(".tile[data-deed=oriental-avenue]").click()
-    legs.nth(1).locator("select[name=from]").select_option("p4")
-    legs.nth(1).locator("select[name=to]").select_option("p3")
-    legs.nth(1).locator("input[name=cash]").fill("120")
-    expect(dialog.get_by_test_id("trade-quote-moves")).to_contain_text(f.money(120))
-    settled(page)
-    f.look("the trade", picture=True)
-    seq = f.next_seq()
-    dialog.get_by_role("button", name=f.word("record_trade")).click()
-    f.recorded(seq, "the trade")
+    f.trade("p3", "p4", "oriental-avenue", 120)
     f.cash("p3", 1365)
     f.cash("p4", 1530)
 
     # "IOUs": Глеб lends Вера 100 on an IOU, which moves no cash; she repays it whole:
     # Вера 1365 - 100 = 1265, Глеб 1630.
-    dialog = f.sheet("p3", "a_iou")
-    f.ready()
-    dialog.locator("select[name=creditor]").select_option("p4")
-    dialog.locator("input[name=amount]").fill("100")
-    expect(dialog.get_by_test_id("iou-quote").locator(":scope > *").first).to_be_visible()
-    settled(page)
-    f.look("an IOU")
-    seq = f.next_seq()
-    dialog.get_by_test_id("move-record").click()
-    f.recorded(seq, "the IOU")
+    f.iou("p3", "p4", 100)
     f.cash("p3", 1365)
     dialog = f.table_move("open_ious")
     f.ready()
@@ -658,61 +675,21 @@ def play_elite_in_polish(f: Family) -> None:
     seq = f.next_seq()
     dialog.get_by_role("button", name=f.word("go_to_jail")).click()
     f.recorded(seq, "go to tax inspection")
-    dialog = f.sheet("p3", "a_jail")
-    f.ready()
-    fine = dialog.get_by_role("button", name=re.compile(re.escape(f.word("pay_fine"))))
-    expect(fine).to_contain_text(f.money(50))
-    f.look("tax inspection, in it")
-    seq = f.next_seq()
-    fine.click()
-    f.recorded(seq, "the fine")
+    f.pay_fine("p3", 50, "tax inspection, in it")
     f.cash("p3", 1900)
 
     # "Mortgages": the Bank pays half the plot's value (250); lifting costs that + 10 % of
     # the full value (50): 300. Bartek 1450, then 1150.
-    for label, cash, figure in (("mortgage", 1450, 250), ("unmortgage", 1150, 300)):
-        dialog = f.sheet("p2", "a_mortgage")
-        f.ready()
-        button = dialog.locator("li[data-deed=central-1] button")
-        expect(button).to_contain_text(f.money(figure))
-        settled(page)
-        f.look(f"mortgage: {label}")
-        seq = f.next_seq()
-        button.click()
-        f.recorded(seq, label)
-        f.cash("p2", cash)
+    f.mortgage_and_lift("p2", "central-1", [(250, 1450), (300, 1150)])
 
     # "Trading plots": Bartek sells the bare central-1 to Celina for 400: Bartek 1550,
     # Celina 1500.
-    dialog = f.table_move("a_trade")
-    f.ready()
-    legs = dialog.locator("fieldset.leg")
-    legs.nth(0).locator("select[name=from]").select_option("p2")
-    legs.nth(0).locator("select[name=to]").select_option("p3")
-    legs.nth(0).locator(".tile[data-deed=central-1]").click()
-    legs.nth(1).locator("select[name=from]").select_option("p3")
-    legs.nth(1).locator("select[name=to]").select_option("p2")
-    legs.nth(1).locator("input[name=cash]").fill("400")
-    expect(dialog.get_by_test_id("trade-quote-moves")).to_contain_text(f.money(400))
-    settled(page)
-    f.look("the trade", picture=True)
-    seq = f.next_seq()
-    dialog.get_by_role("button", name=f.word("record_trade")).click()
-    f.recorded(seq, "the trade")
+    f.trade("p2", "p3", "central-1", 400)
     f.cash("p2", 1550)
     f.cash("p3", 1500)
 
     # "IOUs" (always allowed here): Celina owes Bartek 100; no cash moves.
-    dialog = f.sheet("p3", "a_iou")
-    f.ready()
-    dialog.locator("select[name=creditor]").select_option("p2")
-    dialog.locator("input[name=amount]").fill("100")
-    expect(dialog.get_by_test_id("iou-quote").locator(":scope > *").first).to_be_visible()
-    settled(page)
-    f.look("an IOU")
-    seq = f.next_seq()
-    dialog.get_by_test_id("move-record").click()
-    f.recorded(seq, "the IOU")
+    f.iou("p3", "p2", 100)
     f.cash("p3", 1500)
 
     # Bartek's income tapped by mistake (200: no shares), voided from the history: 1550.
