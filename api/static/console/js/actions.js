@@ -10,7 +10,7 @@ import {deedPicker, problemView, liquidationView, buildingsText, tileLine, stand
 import {groupClass} from './rules.js';
 import {quote, quoteBox, quoteLabel, netFor, signed} from './quote.js';
 import {unreachable} from './api.js';
-import {moveDialog, movesList, choiceLabel, askedIn} from './moves.js';
+import {moveDialog, movesList, choiceLabel, askedIn, refusalKey} from './moves.js';
 
 // How long the buttons of a dialog drawn again after a step take no tap: longer than the
 // gap of a double tap.
@@ -120,7 +120,7 @@ export function txnDialog(ctx, title, render, {wide = false, pending = null, sta
               already.scrollIntoView({block: 'nearest'});
               return;
             }
-            errorBox.dataset.said = JSON.stringify([err.code, (err.body || {}).params ?? null]);
+            errorBox.dataset.said = refusalKey(err);
             replace(errorBox, problemView(ctx, err, {onLiquidation: ctx.raiseButtons
               ? (pid, params) => ctx.raiseButtons(pid, {dialog, params, payload, label: btn.textContent}) : null}));
             markFields(body, err);

@@ -217,6 +217,12 @@ export function moveForm(ctx, move, preset = {}, {radios = [], pickers = {}, hin
   };
 }
 
+/** What a refusal says, as one key: its code and params (a quote's and a record's the same
+ * when they say the same). */
+export function refusalKey(problem) {
+  return JSON.stringify([problem.code, (problem.body || {}).params ?? null]);
+}
+
 /** The fields a quote's 422 names (a utility's dice, an Elite plot's price), or none. */
 export function askedIn(answer) {
   const errors = answer && answer.problem && answer.problem.status === 422 && answer.problem.body.errors;
@@ -253,15 +259,14 @@ export function moveDialog(ctx, txnDialog, type, preset = {}, {title, testid = '
     const label = recordLabel || t('record_move');
     let record;
     let refusal = null; // the refusal the quote shows now, its code and params
-    const said = (problem) => JSON.stringify([problem.code, (problem.body || {}).params ?? null]);
-    const shown = (err) => (refusal && err && said(err) === refusal ? view.el : null);
+    const shown = (err) => (refusal && err && refusalKey(err) === refusal ? view.el : null);
     // The quote asks with the draft's values standing in for fields not typed yet.
     const view = quoteBox(ctx, () => m.body(draft) || null, {testid, basis, render,
       problemOptions: raise && ctx.raiseButtons ? {onLiquidation: (pid, params) =>
         ctx.raiseButtons(pid, {dialog: form.dialog, params, payload: m.body(), label: record.textContent})} : {},
       onAnswer: (answer) => {
         record.textContent = label;
-        refusal = answer && answer.problem && !unreachable(answer.problem) ? said(answer.problem) : null;
+        refusal = answer && answer.problem && !unreachable(answer.problem) ? refusalKey(answer.problem) : null;
         // The button's answer came first and says the same: said once, here.
         if (refusal && form.errorBox.dataset.said === refusal) replace(form.errorBox);
         if (refusedBlocks) record.disabled = Boolean(answer && answer.problem && !unreachable(answer.problem));
