@@ -122,10 +122,17 @@ def goto(page: Page, url: str) -> None:
     A dialog closed takes its history entry back (dom.js: ``history.back()``, which arrives
     later): a navigation started before that step would be undone by it (the page went back
     to the table). A dialog still open keeps its entry."""
+    history_settled(page)
+    page.goto(url)
+
+
+def history_settled(page: Page) -> None:
+    """Once a dialog closed just before has taken its history entry back (dom.js:
+    ``history.back()``, which arrives later): a dialog opened before that step arrives would be
+    closed by it. A dialog still open keeps its entry."""
     page.wait_for_function(
         "() => !(history.state && history.state.tbDialog) || document.querySelector('dialog[open]')"
     )
-    page.goto(url)
 
 
 def hold(page: Page, server: Server, game: dict) -> None:

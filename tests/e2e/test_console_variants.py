@@ -22,7 +22,18 @@ import re
 from pathlib import Path
 
 import pytest
-from console_steps import card, goto, logged, more, new_game, new_page, open_table, record, settled
+from console_steps import (
+    card,
+    goto,
+    history_settled,
+    logged,
+    more,
+    new_game,
+    new_page,
+    open_table,
+    record,
+    settled,
+)
 from server import Server
 
 pytestmark = pytest.mark.e2e
@@ -370,6 +381,7 @@ def test_a_move_is_recorded_with_the_keyboard_alone_and_focus_comes_back(
     page.keyboard.press("Escape")
     expect(dialog).to_have_count(0)
     expect(more).to_be_focused()
+    history_settled(page)  # the closed dialog's history step in, before the next one opens
 
     # The Pay dialog by keyboard: the first field has the focus; Enter on the button records.
     card(page, "p2").get_by_role("button", name="Pay").focus()

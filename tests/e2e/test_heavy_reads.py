@@ -26,7 +26,7 @@ from pathlib import Path
 
 import pytest
 from long_logs import long_log
-from server import HOST, Server, serving
+from server import HOST, Server
 from stores import Store
 
 pytestmark = pytest.mark.e2e
@@ -39,9 +39,17 @@ P99_BOUND = 0.500  # seconds over the same writer's p99 without the replays
 
 
 @pytest.fixture(scope="module")
-def server(store: Store, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    with serving(store, tmp_path_factory.mktemp("heavy"), "--read-cache-mib", "0") as running:
-        yield running
+def served(store: Store, tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Server, dict]]:
+    """A server on a new database that holds the long game already (put there by ``tablebank
+    import`` before the server starts), and that game's id and banker token."""
+    out = tmp_path_factory.mktemp("heavy")
+    db = store.new(durable=True)
+    try:
+        long = imported_offline(db, out)
+        with Server(db, out / "server.log", "--read-cache-mib", "0") as running:
+            yield running, long
+    finally:
+        store.drop(db)
 
 
 def median(samples: list[float]) -> float:
@@ -75,15 +83,15 @@ def write_latencies(server: Server, game: dict, n: int) -> list[float]:
     return took
 
 
-def imported_offline(server: Server, tmp_path: Path) -> dict[str, str]:
-    """The long game put in the server's store by ``tablebank import``, beside the server: its
-    id and banker token. The replays are what this test is about; an import served under the
-    load of the whole suite once held the worker past gunicorn's 30 s (its save on PostgreSQL
-    runs in the event loop), and that is an issue of its own, not this test's."""
-    log = tmp_path / "long.tablebank.json"
+def imported_offline(db: str, out: Path) -> dict[str, str]:
+    """The long game put in the store by ``tablebank import``: its id and banker token. The
+    replays are what this test is about; an import served under the load of the whole suite
+    once held the worker past gunicorn's 30 s (its save on PostgreSQL runs in the event loop),
+    and that is an issue of its own, not this test's."""
+    log = out / "long.tablebank.json"
     log.write_text(json.dumps(long_log(LONG_GAME)))
     done = subprocess.run(
-        [sys.executable, "-m", "api.cli", "import", str(log), "--db", server.db],
+        [sys.executable, "-m", "api.cli", "import", str(log), "--db", db],
         capture_output=True,
         text=True,
         timeout=600,
@@ -94,9 +102,9 @@ def imported_offline(server: Server, tmp_path: Path) -> dict[str, str]:
 
 
 def test_a_write_is_not_held_up_while_eight_clients_replay_a_long_game(
-    server: Server, tmp_path: Path
+    served: tuple[Server, dict],
 ) -> None:
-    long = imported_offline(server, tmp_path)
+    server, long = served
     created = server.call(
         "POST", "/api/v1/games", {"name": "t", "ruleset": "classic", "players": ["A", "B"]}
     )
