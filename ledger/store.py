@@ -163,6 +163,10 @@ class DurableSQLiteFactory(SQLiteFactory):
         old.close()
 
 
+# The most bytes of events' state one insert sends in psycopg's pipeline mode: over them (an
+# import), its statements go one after another (``_insert_unpipelined``). A write at the table
+# is a few events of under 1 KB each; a socket's buffer holds 200 KB and more.
+PIPELINED_BYTES = 64 * 1024
 # The advisory lock that table creation holds; any constant: the database has no other users.
 SETUP_LOCK = 0x7461626C6562616E  # "tableban"
 
@@ -200,9 +204,32 @@ if HAS_POSTGRES:
         def insert_events(
             self, stored_events: Sequence[StoredEvent], **kwargs: Any
         ) -> Sequence[int] | None:
+            if sum(len(event.state) for event in stored_events) > PIPELINED_BYTES:
+                return self._insert_unpipelined(stored_events, **kwargs)
             once = PostgresApplicationRecorder.insert_events.__wrapped__  # type: ignore[attr-defined]
             inserted: Sequence[int] | None = once(self, stored_events, **kwargs)
             return inserted
+
+        def _insert_unpipelined(
+            self, stored_events: Sequence[StoredEvent], **kwargs: Any
+        ) -> Sequence[int] | None:
+            """The library's statements of an insert (the table's lock, its notice, the rows),
+            one after another in one transaction, outside psycopg's pipeline mode.
+
+            In pipeline mode psycopg sends a query while it reads the answers to those before
+            it; a query larger than the socket's buffer (an imported game's 10,000 events, 4
+            MB) could leave both ends waiting to read, for good (psycopg/psycopg#685): the
+            import's backend "active" in ``ClientRead``, the client in ``Pipeline.sync``,
+            until the 600 s of the test that imports one ran out, under the whole suite's load.
+            A write at the table, a few events, still takes the library's pipeline."""
+            with (
+                self.datastore.get_connection() as conn,
+                conn.transaction(),
+                conn.cursor() as curs,
+            ):
+                self._insert_events(curs, stored_events, **kwargs)
+                self._insert_stored_events(curs, stored_events, **kwargs)
+                return self._fetch_ids_after_insert_events(curs, stored_events, **kwargs)
 
     class SerialSetupAggregateRecorder(_SerialSetup, PostgresAggregateRecorder):
         """The library's recorder of snapshots, with serial set-up."""

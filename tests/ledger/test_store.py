@@ -6,7 +6,9 @@ from __future__ import annotations
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+import psycopg
 import pytest
+from long_logs import long_log
 
 from ledger.application import TableBank
 from ledger.store import persistence_env, redact
@@ -107,3 +109,35 @@ def test_banks_that_start_together_on_a_new_database_all_start(db_url: str) -> N
     with TableBank(env=env) as bank:
         created = bank.create_game("start", "classic", ["Ann", "Bob"])
         assert bank.game(created["id"])["balances"]["p1"] == 1500
+
+
+def test_a_long_game_is_imported_whole_without_psycopgs_pipeline_mode(
+    db_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An import saves thousands of events in one insert. On PostgreSQL, sent in psycopg's
+    pipeline mode, 2,000 events (900 KB of state) could leave the client and its backend both
+    waiting to read, for good (``ledger.store.PIPELINED_BYTES``): such an insert goes without
+    it, and a write at the table (a few events) still takes it."""
+    pipelines: list[object] = []
+    entered = psycopg.Connection.pipeline
+
+    def pipeline(self: psycopg.Connection, *args: object, **kwargs: object) -> object:
+        pipelines.append(self)
+        return entered(self, *args, **kwargs)
+
+    monkeypatch.setattr(psycopg.Connection, "pipeline", pipeline)
+    with TableBank(env=persistence_env(db_url)) as bank:
+        log = long_log(2000)
+        imported = bank.import_game(log)
+        assert pipelines == []
+        game = bank.game(imported["id"])
+        # The set-up's transactions, then 2,000 payments of 1 between Ann and Bob, each way in
+        # turn: each ends as it began, with the 1,500 of a classic game's start.
+        assert game["balances"]["p1"] == 1500
+        assert game["balances"]["p2"] == 1500
+        exported = bank.export(imported["id"])
+        assert len(exported["transactions"]) == len(log["transactions"])
+        assert exported["head"] == log["head"]
+        bank.record(imported["id"], {"type": "payment", "from": "p1", "to": "p2", "amount": 5})
+        assert bank.game(imported["id"])["balances"]["p2"] == 1505
+        assert bool(pipelines) == db_url.startswith("postgresql")

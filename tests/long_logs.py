@@ -1,6 +1,5 @@
-"""Exported logs of long games for the end-to-end tests, made with the ledger as a long evening
-would make them (imported as ``from long_logs import long_log``: pytest puts ``tests/e2e`` on the
-path)."""
+"""Exported logs of long games for the tests, made with the ledger as a long evening would make
+them (imported as ``from long_logs import long_log``: pytest puts ``tests`` on the path)."""
 
 from __future__ import annotations
 
