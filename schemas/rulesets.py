@@ -19,6 +19,7 @@ from ledger.parameters import (
     WHOLES,
     Parameter,
 )
+from schemas.answers import answer
 from schemas.fields import MAX_AMOUNT, Int, Text
 
 LANGUAGE = r"^[a-z]{2}$"  # ISO 639-1: "en", "ru", "pl"
@@ -110,11 +111,17 @@ class DocumentSchema(Schema):
         return {**{k: v for k, v in original.items() if k not in self.fields}, **data}
 
 
+# What every rule set's answer carries, a banker's own as well as a built-in one: a banker's
+# document may leave out a deed's position (its place in the list), a title, a currency, the
+# spaces and the names, and a deed that takes no buildings has no rents or building prices.
+@answer("position", "rents", "house_price", "hotel_price")
 class DeedSchema(DocumentSchema):
     id = fields.String(metadata={"description": "the deed's slug, used in transactions"})
     name = fields.String()
     position = fields.Integer()
-    kind = fields.String(metadata={"description": "street, railroad or utility"})
+    kind = fields.String(
+        metadata={"description": "street, railroad or utility; plot or central: Millionaire Elite"}
+    )
     group = fields.String()
     price = fields.Integer(
         allow_none=True, metadata={"description": "null where the banker enters the price"}
@@ -125,6 +132,7 @@ class DeedSchema(DocumentSchema):
     hotel_price = fields.Integer()
 
 
+@answer("title", "currency", "names", "spaces")
 class RuleSetSchema(DocumentSchema):
     name = fields.String()
     title = fields.String()
@@ -147,6 +155,7 @@ class RuleSetSchema(DocumentSchema):
     deeds = fields.List(fields.Nested(DeedSchema))
 
 
+@answer()
 class RuleSetListSchema(Schema):
     items = fields.List(fields.Nested(RuleSetSchema))
 

@@ -304,6 +304,73 @@ def test_answers_list_the_fields_every_one_of_them_carries_as_required(document)
     }
 
 
+def _answer_schemas(document):
+    """The component schemas an answer of some operation may hold, at any depth."""
+
+    def refs(node, found):
+        if isinstance(node, dict):
+            if "$ref" in node:
+                found.add(node["$ref"].rsplit("/", 1)[-1])
+            for value in node.values():
+                refs(value, found)
+        elif isinstance(node, list):
+            for value in node:
+                refs(value, found)
+        return found
+
+    schemas = document["components"]["schemas"]
+    todo = set()
+    for operations in document["paths"].values():
+        for operation in operations.values():
+            if isinstance(operation, dict):
+                refs(operation.get("responses", {}), todo)
+    seen = set()
+    while todo:
+        name = todo.pop()
+        if name not in seen and name in schemas:
+            seen.add(name)
+            todo |= refs(schemas[name], set())
+    return {name: schemas[name] for name in seen}
+
+
+def test_every_object_an_answer_holds_lists_its_required_fields(document):
+    # API.md v1.2: "every response schema lists its required fields", the rule sets' too (a
+    # generated client typed every field of RuleSet and Deed optional).
+    answers = _answer_schemas(document)
+    assert {"Game", "Transaction", "RuleSet", "Deed", "RuleSetList", "Stats"} <= set(answers)
+    bare = [name for name, s in answers.items() if s.get("properties") and not s.get("required")]
+    assert bare == []
+
+
+def test_a_banker_s_own_rule_set_answers_every_field_its_schema_requires(document, client):
+    # The least a banker's own box may say: no title, currency, spaces or names, and deeds
+    # without positions; its answer still carries every field the document calls required.
+    classic = client.get("/api/v1/rulesets/classic").json
+    street = {"kind": "street", "group": "g", "rents": [2, 10, 30, 90, 160, 250], "house_price": 50}
+    own = {
+        "name": "kitchen-table",
+        "players": {"min": 2, "max": 4},
+        "parameters": {**classic["parameters"], "deal_deeds": 0},
+        "deeds": [{"name": "Elm", "price": 60, **street}, {"name": "Oak", "price": 80, **street}],
+    }
+    created = client.post(
+        "/api/v1/games",
+        json={"name": "t", "ruleset": "kitchen-table", "ruleset_document": own,
+              "players": ["Ann", "Bob"]},
+    )  # fmt: skip
+    assert created.status_code == 201, created.json
+    auth = {"Authorization": f"Bearer {created.json['banker_token']}"}
+    answer = client.get(f"/api/v1/games/{created.json['id']}/ruleset", headers=auth).json
+    schemas = document["components"]["schemas"]
+    assert set(schemas["RuleSet"]["required"]) <= set(answer)
+    for deed in answer["deeds"]:
+        assert set(schemas["Deed"]["required"]) <= set(deed), deed
+    for listed in client.get("/api/v1/rulesets").json["items"]:
+        assert set(schemas["RuleSet"]["required"]) <= set(listed), listed["name"]
+        for deed in listed["deeds"]:
+            assert set(schemas["Deed"]["required"]) <= set(deed), deed
+
+
 def test_transaction_types_and_game_statuses_are_enums(document):
     schemas = document["components"]["schemas"]
     # Every type a client records, and those the ledger records at creation (in every log).
