@@ -236,5 +236,13 @@ class LiquidationSchema(Schema):
     cash = fields.Integer()
     buildings = fields.List(fields.Nested(BuildingsValueSchema))
     mortgages = fields.List(fields.Nested(MortgageValueSchema))
-    can_raise = fields.Integer()
-    total = fields.Integer()
+    shares = fields.Integer(
+        metadata={
+            "description": "what the player's shares sell to the Bank for at the current price "
+            "(Millionaire Elite; 0 elsewhere)"
+        }
+    )
+    can_raise = fields.Integer(
+        metadata={"description": "the buildings sold, the deeds mortgaged and the shares sold"}
+    )
+    total = fields.Integer(metadata={"description": "cash + can_raise"})

@@ -139,6 +139,19 @@ def test_shares_bought_show_on_the_player(game: Game) -> None:
     assert (game.player("p1")["shares"], game.player("p1")["cash"]) == (5, 1500)
 
 
+def test_liquidation_counts_the_shares_at_the_current_price(game: Game) -> None:
+    # docs/rules.md, "Shares and the exchange": shares count in what a debtor can raise at the
+    # current price. Ann starts with 2000, buys 5 at 100 (1500 left), the price goes to 130.
+    game.record({"type": "shares", "player": "p1", "action": "buy", "count": 5})
+    game.record({"type": "share_price", "direction": "up", "points": 3})
+    response = game.client.get(game.url + "/players/p1/liquidation", headers=game.headers)
+    assert response.status_code == 200
+    assert json_of(response) == {
+        "player": "p1", "cash": 1500, "buildings": [], "mortgages": [],
+        "shares": 650, "can_raise": 650, "total": 2150,
+    }  # fmt: skip
+
+
 def test_a_price_move_shows_in_the_state(game: Game) -> None:
     game.record({"type": "share_price", "direction": "up", "points": 3})
     assert game.state()["share_price"] == 130
