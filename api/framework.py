@@ -260,6 +260,10 @@ class TableBankApi(flask_smorest.Api):
             },
         )
 
+    def _register_pagination_header(self) -> None:
+        """Nothing: our pages carry their cursor in the body (``next``), never flask-smorest's
+        ``X-Pagination`` header, whose schema would stand in the document unused."""
+
     def init_app(self, app: Any, *, spec_kwargs: dict[str, Any] | None = None) -> None:
         ProblemSchema.declare_codes(problem_codes())  # before the document holds the schema
         super().init_app(app, spec_kwargs=spec_kwargs)

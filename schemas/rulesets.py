@@ -74,13 +74,18 @@ def parameter_schema(p: Parameter) -> dict[str, Any]:
     return schema
 
 
-def parameters_metadata(description: str) -> dict[str, Any]:
-    """The OpenAPI description of a rule set's ``parameters``: every one the ledger knows."""
-    return {
+def parameters_metadata(description: str, *, answer: bool = False) -> dict[str, Any]:
+    """The OpenAPI description of a rule set's ``parameters``: every one the ledger knows.
+    An ``answer``'s lists those without a default as required: every rule set the ledger
+    holds has them (a document that ``extends`` another may leave them out)."""
+    metadata: dict[str, Any] = {
         "description": description,
         "properties": {name: parameter_schema(p) for name, p in PARAMETERS.items()},
         "additionalProperties": False,
     }
+    if answer:
+        metadata["required"] = [name for name, p in PARAMETERS.items() if p.required]
+    return metadata
 
 
 def _currency_forms() -> list[dict[str, Any]]:
@@ -148,7 +153,9 @@ class RuleSetSchema(DocumentSchema):
     # No value field: apispec would document it as additionalProperties.
     parameters = fields.Dict(
         keys=fields.String(),
-        metadata=parameters_metadata("the money figures of the box (docs/rulesets.md)"),
+        metadata=parameters_metadata(
+            "the money figures of the box (docs/rulesets.md)", answer=True
+        ),
     )
     options = fields.Dict(keys=fields.String(), values=fields.Dict())
     spaces = fields.List(fields.Dict())

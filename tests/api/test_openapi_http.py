@@ -304,8 +304,9 @@ def test_answers_list_the_fields_every_one_of_them_carries_as_required(document)
     }
 
 
-def _answer_schemas(document):
-    """The component schemas an answer of some operation may hold, at any depth."""
+def _reached_schemas(document, part="responses"):
+    """The component schemas the operations' ``part`` (their responses, or the whole of
+    them) reach, at any depth."""
 
     def refs(node, found):
         if isinstance(node, dict):
@@ -323,7 +324,7 @@ def _answer_schemas(document):
     for operations in document["paths"].values():
         for operation in operations.values():
             if isinstance(operation, dict):
-                refs(operation.get("responses", {}), todo)
+                refs(operation if part is None else operation.get(part, {}), todo)
     seen = set()
     while todo:
         name = todo.pop()
@@ -336,10 +337,36 @@ def _answer_schemas(document):
 def test_every_object_an_answer_holds_lists_its_required_fields(document):
     # API.md v1.2: "every response schema lists its required fields", the rule sets' too (a
     # generated client typed every field of RuleSet and Deed optional).
-    answers = _answer_schemas(document)
+    answers = _reached_schemas(document)
     assert {"Game", "Transaction", "RuleSet", "Deed", "RuleSetList", "Stats"} <= set(answers)
-    bare = [name for name, s in answers.items() if s.get("properties") and not s.get("required")]
-    assert bare == []
+
+    def bare(schema, where):
+        """The object schemas at or below ``schema`` that name their properties but none
+        required (its properties, items, maps and alternatives walked as schemas)."""
+        if not isinstance(schema, dict):
+            return []
+        found = [where] if schema.get("properties") and "required" not in schema else []
+        for name, sub in schema.get("properties", {}).items():
+            found += bare(sub, f"{where}.{name}")
+        for key in ("items", "additionalProperties"):
+            found += bare(schema.get(key), f"{where}[{key}]")
+        for key in ("allOf", "oneOf", "anyOf"):
+            for i, sub in enumerate(schema.get(key, [])):
+                found += bare(sub, f"{where}[{key}{i}]")
+        return found
+
+    assert [w for name, schema in answers.items() for w in bare(schema, name)] == []
+    # A rule set's parameters: those without a default are in every rule set the ledger holds.
+    parameters = answers["RuleSet"]["properties"]["parameters"]
+    assert set(parameters["required"]) == {n for n, p in PARAMETERS.items() if p.required}
+    assert {"starting_cash", "salary", "railroad_rents"} <= set(parameters["required"])
+
+
+def test_every_schema_of_the_document_is_used_by_an_operation(document):
+    # A generated client makes a model of every component: one no operation uses (such as
+    # flask-smorest's PaginationMetadata, for a header we never send) is a model for nothing.
+    used = set(_reached_schemas(document, part=None))
+    assert sorted(set(document["components"]["schemas"]) - used) == []
 
 
 def test_a_banker_s_own_rule_set_answers_every_field_its_schema_requires(document, client):
