@@ -70,8 +70,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.config.from_mapping(DEFAULTS, TABLEBANK_DB=os.environ.get("TABLEBANK_DB", DEFAULT_DB))
     app.config.from_mapping(config or {})
     app.json.sort_keys = False  # type: ignore[attr-defined]  # keep seat and board order
-    bank = TableBank(env=persistence_env(app.config["TABLEBANK_DB"]))
-    bank.writing.group_commit.gather = gather_writes
+    bank = TableBank(env=persistence_env(app.config["TABLEBANK_DB"]), gather=gather_writes)
     app.extensions[EXTENSION] = bank
     app.extensions[LIMITER] = game_limiter(int(app.config["TABLEBANK_GAMES_PER_MINUTE"]))
     app.extensions[POOL] = CpuPool(int(app.config["TABLEBANK_IMPORT_SLOTS"]))

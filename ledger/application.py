@@ -74,14 +74,18 @@ class Part(Generic[T, P, R]):
 class TableBank:
     """The bank of every table this server holds."""
 
-    def __init__(self, env: dict[str, str] | None = None) -> None:
+    def __init__(
+        self, env: dict[str, str] | None = None, gather: Callable[[], None] | None = None
+    ) -> None:
+        """``env``: the store (``ledger.store.persistence_env``); ``gather``: what a group
+        commit's leader waits for before it commits (``ledger.commit``), none by default."""
         self.storage = Storage(env)
         events = self.storage.events
         games_log = EventSourcedLog(events, GAMES_LOG_ID, GameListed)
         status_log = EventSourcedLog(events, STATUS_LOG_ID, GameStatusLogged)
         self.reading = Reading(self.storage)
         self.tokens = Tokens(self.storage)
-        self.writing = Writing(self.storage, self.reading, status_log)
+        self.writing = Writing(self.storage, self.reading, status_log, gather)
         self.setup = SetUp(self.storage, self.tokens, games_log, status_log)
         self.exchange = Exchange(self.storage, self.reading, self.setup)
 

@@ -80,9 +80,9 @@ class _Write:
 class GroupCommit:
     """Saves the writes of an application, several at a time when they arrive together."""
 
-    def __init__(self, app: Application[Any]) -> None:
+    def __init__(self, app: Application[Any], gather: Callable[[], None] | None = None) -> None:
         self.app = app
-        self.gather: Callable[[], None] = _no_gathering
+        self.gather: Callable[[], None] = gather or _no_gathering
         self._ready = threading.Condition(threading.Lock())
         self._waiting: list[_Write] = []
         self._leading = False

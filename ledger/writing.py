@@ -17,7 +17,7 @@ from __future__ import annotations
 import random
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from copy import deepcopy
 from typing import Any
@@ -76,12 +76,16 @@ class Writing:
     """Recording transactions, and the dry run."""
 
     def __init__(
-        self, storage: Storage, reading: Reading, status_log: EventSourcedLog[Any]
+        self,
+        storage: Storage,
+        reading: Reading,
+        status_log: EventSourcedLog[Any],
+        gather: Callable[[], None] | None = None,
     ) -> None:
         self._storage = storage
         self._reading = reading
         self._status_log = status_log
-        self.group_commit = GroupCommit(storage)
+        self.group_commit = GroupCommit(storage, gather)
         # Per game being written in this process: its lock and how many writers hold or wait
         # for it. A game's entry goes with its last writer, so the table holds only the games
         # being written now.

@@ -116,9 +116,8 @@ GROUP_COMMIT_UNDER_GEVENT = textwrap.dedent(
     from ledger.application import TableBank
     from ledger.store import persistence_env
 
-    bank = TableBank(env=persistence_env(sys.argv[1]))
+    bank = TableBank(env=persistence_env(sys.argv[1]), gather=gather_writes)
     group = bank.writing.group_commit
-    group.gather = gather_writes
     pay = {"type": "payment", "from": "p1", "to": "p2", "amount": 100}
     games = [bank.create_game(f"g{n}", "classic", ["Ann", "Bob"], {})["id"] for n in range(8)]
     rounds, writes = group.rounds, group.writes
