@@ -19,6 +19,7 @@ code as an ``<img>`` of the SVG it fetched, where no script in it could ever run
 
 from __future__ import annotations
 
+import functools
 import io
 import json
 from pathlib import Path
@@ -111,14 +112,34 @@ def players_view(game: str) -> Response:
     return page("play.html")
 
 
+# What the service worker keeps: the pages, scripts, styles and images of the console's folder.
+KEPT_SUFFIXES = (".html", ".js", ".css", ".svg", ".png")
+FILES_MARK = "/* FILES */"
+
+
+@functools.cache
+def service_worker_script() -> str:
+    """sw.js with the list of the console's files filled in (read once per process: the
+    folder is the installed package's)."""
+    folder = Path(str(console_blp.static_folder))
+    files = sorted(
+        path.relative_to(folder).as_posix()
+        for path in folder.rglob("*")
+        if path.is_file() and path.suffix in KEPT_SUFFIXES and path.name != "sw.js"
+    )
+    script = (folder / "sw.js").read_text("utf-8")
+    if FILES_MARK not in script:
+        raise RuntimeError("sw.js has no place for its list of files")
+    return script.replace(FILES_MARK, ", ".join(json.dumps(f) for f in files))
+
+
 @console_blp.get("/sw.js")
 def service_worker() -> Response:
     """The console's service worker: its files kept for a reload without a server."""
-    response = send_from_directory(
-        str(console_blp.static_folder), "sw.js", mimetype="text/javascript", max_age=0
-    )
+    response = Response(service_worker_script(), mimetype="text/javascript")
     response.headers["Cache-Control"] = "no-cache"  # a new console's worker replaces the old
-    return response
+    response.add_etag()
+    return response.make_conditional(request)
 
 
 @console_blp.get("/manifest.webmanifest")

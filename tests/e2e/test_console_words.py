@@ -21,7 +21,15 @@ import re
 from typing import Any
 
 import pytest
-from console_steps import english_words, goto, new_page, open_table, problems, record
+from console_steps import (
+    english_words,
+    goto,
+    hold,
+    new_page,
+    open_table,
+    problems,
+    record,
+)
 from every_move import CLASSIC as EVERY_CLASSIC
 from every_move import ELITE as EVERY_ELITE
 from every_move import Step as Step_
@@ -256,6 +264,27 @@ def test_a_russian_console_in_an_english_browser_names_a_new_game_by_a_russian_d
         "()"
     )
     expect(name).to_have_value(f"Игра {day:02d}.{month:02d}.{year}")
+
+
+def test_the_start_screen_dates_its_games_in_the_console_s_language(
+    browser: Browser, server: Server, request: pytest.FixtureRequest
+) -> None:
+    # A Polish console in an English browser: the game kept on this device is dated as
+    # pl-PL writes a day (3.12.2026), neither en-US's 12/3/2026 nor the raw 2026-12-03.
+    page = new_page(browser, request, locale="en-US")
+    game = new_game(server, "classic", ["Ania", "Bartek"])
+    hold(page, server, game)
+    page.evaluate(
+        "created => { const g = JSON.parse(localStorage.getItem('tablebank.games'));"
+        " for (const k in g) g[k].created = created;"
+        " localStorage.setItem('tablebank.games', JSON.stringify(g));"
+        " localStorage.setItem('tablebank.lang', 'pl'); }",
+        "2026-12-03T18:30:00+00:00",
+    )
+    page.reload()
+    row = page.locator(f"li[data-game='{game['id']}']")
+    expect(row).to_contain_text("3.12.2026")
+    expect(row).not_to_contain_text("2026-12-03")
 
 
 # A screen as the reader sees it: its text, and the names given to what has no text.

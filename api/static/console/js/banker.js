@@ -127,7 +127,7 @@ function homeScreen({forgotten = null} = {}) {
       forgotten ? h('p', {class: 'ok', role: 'status', dataset: {testid: 'game-forgotten'}}, t('fg_done', {name: forgotten})) : null,
       games.length ? h('ul', {class: 'game-list'}, games.map((g) => h('li', {dataset: {game: g.id}},
         h('span', {class: 'grow'}, h('a', {href: `#/g/${g.id}`}, h('strong', {}, g.name || g.id)),
-          h('span', {class: 'muted small'}, [g.ruleset ? rulesetTitle(g.ruleset) : null, (g.created || '').slice(0, 10) || null]
+          h('span', {class: 'muted small'}, [g.ruleset ? rulesetTitle(g.ruleset) : null, createdOn(g.created)]
             .filter(Boolean).map((x) => ` · ${x}`).join(''))),
         h('button', {type: 'button', class: 'secondary', dataset: {testid: 'forget-game'}, 'aria-haspopup': 'dialog',
           onclick: () => forgetGameDialog(g)}, t('forget'), h('span', {class: 'sr-only'}, ` ${g.name || g.id}`))))) : h('p', {class: 'muted'}, t('no_games_here'))),
@@ -148,6 +148,13 @@ function homeScreen({forgotten = null} = {}) {
       }}, t('open'))),
     openFileSection(openImported));
   main.focus();
+}
+
+/** The day a game was created, in the console's language (03.12.2026, 12/3/2026); null when
+ * the device does not know it. */
+function createdOn(created) {
+  const when = created ? new Date(created) : null;
+  return when && !Number.isNaN(when.getTime()) ? date(when) : null;
 }
 
 /** A game opened from its file (files.js): kept on this device as a created one is, and its
@@ -802,8 +809,9 @@ async function tableScreen(ctx, {asOf = null, stale = () => false} = {}) {
         : t('is_owed', {name: view.name(i.debtor), amount: view.money(i.outstanding)}))).join(' · ')) : null,
       deedChips(view, p.id));
     if (!readOnly && view.seated(p.id)) {
+      const salary = {type: 'salary', player: p.id};
       card.append(h('div', {class: 'quick-row'},
-        quickButton(ctx, salaryLabel(view, p), {type: 'salary', player: p.id}, {testid: `salary-${p.id}`}),
+        quickButton(ctx, salaryLabel(view, salary), salary, {testid: `salary-${p.id}`}),
         h('button', {type: 'button', class: 'quick', onclick: () => actions.rentDialog(ctx, p.id)}, t('a_rent')),
         h('button', {type: 'button', class: 'quick', onclick: () => actions.buyDialog(ctx, p.id)}, t('a_buy')),
         h('button', {type: 'button', class: 'quick', onclick: () => actions.payDialog(ctx, p.id)}, t('a_pay')),
@@ -878,12 +886,12 @@ function spotlightDispute(ctx) {
  * salary, or in Millionaire Elite the round income (the salary and a share of the shares'
  * value). The word shows at once, the figure when the server answers.
  */
-function salaryLabel(ctx, player) {
+function salaryLabel(ctx, salary) {
   // The round income where shares pay a part of it (Millionaire Elite), else GO's salary.
   const word = ctx.board.params.share_income_percent !== undefined ? t('income') : t('go_quick');
   const figure = h('span', {class: 'line', dataset: {testid: 'salary-figure'}});
-  quote(ctx, {type: 'salary', player: player.id}).then((answer) => {
-    if (answer.txn) replace(figure, `+${ctx.money(netFor(answer.txn, player.id))}`);
+  quote(ctx, salary).then((answer) => {
+    if (answer.txn) replace(figure, `+${ctx.money(netFor(answer.txn, salary.player))}`);
   });
   // On two lines: a phone's narrow button has room for the word or the figure, not both.
   return [h('span', {class: 'line'}, word), ' ', figure];

@@ -138,13 +138,14 @@ function sentence(input, form, message) {
 export function voidDisputedDialog(ctx, d) {
   txnDialog(ctx, t('dp_void_title', {seq: d.about}), (body, form) => {
     const reason = h('input', {type: 'text', name: 'reason', maxlength: 500, required: true, autocomplete: 'off'});
-    const view = quoteBox(ctx, () => ({type: 'void', seq: d.about, reason: reason.value.trim() || '?', dispute: d.seq}),
-      {testid: 'void-quote', basis: false});
+    // One body for the quote and the record; the quote's, before a reason is typed, a draft's.
+    const voiding = (text) => ({type: 'void', seq: d.about, reason: text, dispute: d.seq});
+    const view = quoteBox(ctx, () => voiding(reason.value.trim() || '?'), {testid: 'void-quote', basis: false});
     body.append(h('div', {class: 'dispute-summary'}, disputeHead(ctx, d)), view.el, h('p', {class: 'muted small'}, t('dp_void_hint', {dispute: d.seq})),
       field(t('reason'), reason),
       h('div', {class: 'actions'}, form.button(t('dp_void_send'), () => {
         const text = sentence(reason, form, t('reason_required'));
-        return text === undefined ? undefined : {type: 'void', seq: d.about, reason: text, dispute: d.seq};
+        return text === undefined ? undefined : voiding(text);
       }, {cls: 'danger', testid: 'dispute-void-send'})));
     view.now();
   });

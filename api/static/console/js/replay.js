@@ -98,9 +98,11 @@ export async function replayScreen(ctx, main, stale = () => false) {
         height: 260,
         plugins: [cursorLine],
         scales: {x: {time: false}},
-        axes: [{label: '#', stroke: ink, grid, ticks},
+        // A transaction's number as the console writes it everywhere (#1041), never in uPlot's
+        // own format of the browser's language; a tick between two transactions has none.
+        axes: [{label: '#', stroke: ink, grid, ticks, values: (u, vals) => vals.map((v) => (Number.isInteger(v) ? `${v}` : ''))},
           {values: (u, vals) => vals.map((v) => fmt.format(v)), size: 60, stroke: ink, grid, ticks}],
-        series: [{label: '#'}, ...ctx.players.map((p, i) => ({label: p.name, stroke: playerColour(i), width: 2,
+        series: [{label: '#', value: (u, v) => (v === null || v === undefined ? '—' : `#${v}`)}, ...ctx.players.map((p, i) => ({label: p.name, stroke: playerColour(i), width: 2,
           value: (u, v) => (v === null || v === undefined ? '—' : ctx.money(v))}))],
       }, [xs, ...series], chartBox);
     };

@@ -379,6 +379,8 @@ function refusalText(ctx, code, params) {
   for (const [name, value] of Object.entries(params)) {
     if (ACCOUNT_PARAMS.has(name)) words[name] = ctx.name(value);
     else if (name === 'property') words[name] = deed(value);
+    // An IOU by who owes how much, never its id (iou-4); a string of no IOU's form as typed.
+    else if (name === 'iou') words[name] = /^iou-\d+$/.test(value) ? iouName(ctx, value) : String(value);
     else if (MONEY_PARAMS.has(name)) words[name] = ctx.money(value);
     else if (name === 'levels') words[name] = Object.entries(value).map(([d, n]) => `${deed(d)} ${n}`).join(', ');
     else words[name] = PARAM_WORDS[name] ? PARAM_WORDS[name](value) : String(value);
