@@ -19,7 +19,8 @@ SCRIPTS = sorted(
     for p in (Path(__file__).parents[2] / "api/static/console/js").glob("*.js")
     if not p.name.startswith("i18n")
 )
-STRING = re.compile(r"'([a-z_-]+)'")
+# A string literal of a word, in any of JavaScript's three quotes ('a', "a", `a`).
+STRING = re.compile(r"""(['"`])([a-z_-]+)\1""")
 # A text looked up in the dictionaries, t('key', ...), and a test id: words of the page, not of
 # the rules.
 LOOKUP = re.compile(r"\bt\('[^']*'|testid: '[^']*'")
@@ -41,7 +42,7 @@ EFFECTS_AND_DECKS = choices("effect") | choices("deck")
 
 
 def strings_of(text: str) -> set[str]:
-    return set(STRING.findall(LOOKUP.sub("", text)))
+    return {word for _, word in STRING.findall(LOOKUP.sub("", text))}
 
 
 def type_lists(text: str) -> list[str]:
@@ -49,7 +50,7 @@ def type_lists(text: str) -> list[str]:
     return [
         literal
         for literal in re.findall(r"\[([^\[\]]*)\]", LOOKUP.sub("", text))
-        if len([s for s in STRING.findall(literal) if s in TYPES]) >= 3
+        if len([s for _, s in STRING.findall(literal) if s in TYPES]) >= 3
     ]
 
 
@@ -75,10 +76,12 @@ def test_the_checks_find_what_they_look_for() -> None:
         "for (const deck of ['chance', 'community_chest']) {}\n"
         "this.elite = this.params.variant === 'millionaire-elite';\n"
         "h('p', {}, t('chance'));\n"
+        'const classic = rules.variant === "classic";\n'
+        "const TYPES = [`salary`, `rent`, `tax`];\n"
     )
 
-    assert strings_of(old) & set(VARIANTS) == {"millionaire-elite"}
+    assert strings_of(old) & set(VARIANTS) == {"millionaire-elite", "classic"}
     assert strings_of(old) & EFFECTS_AND_DECKS == {
         "collect", "pay", "repairs", "chance", "community_chest"
     }  # fmt: skip
-    assert len(type_lists(old)) == 1
+    assert len(type_lists(old)) == 2
