@@ -112,3 +112,26 @@ def test_the_elite_players_page_shows_moves_without_reading_the_whole_log(
     settled(page)
     # The page's disputes ask for the player's own transactions (?account=p1), never all.
     assert [url for url in reads if "account=p1" not in url] == []
+
+
+def test_what_a_player_could_raise_counts_her_shares_at_the_price_now(
+    browser: Browser, server: Server, request: pytest.FixtureRequest
+) -> None:
+    # docs/rules.md, "Shares and the exchange": shares count in what a debtor can raise at the
+    # current price. Ann's 5 shares at 130 raise 650 beside her 1500 cash: 2150 in all, and
+    # the breakdown's rows add up to what it says she could raise (the shares' row was missing
+    # while the server's answer left them out).
+    page = new_page(browser, request)
+    game = new_game(server, "millionaire-elite", ["Ann", "Bob"])
+    for body, _, _ in MOVES[:2]:
+        record(server, game, body)
+    open_table(page, server, game)
+
+    breakdown = more(page, "p1", "What can Ann raise?").locator("table.liquidation")
+
+    rows = breakdown.locator("tbody tr")
+    expect(rows).to_have_count(2)
+    expect(rows.nth(0)).to_have_text(f"Cash1,500{UNIT}")
+    expect(rows.nth(1)).to_have_text(f"Sell shares650{UNIT}")
+    expect(breakdown.locator("tfoot tr").nth(0)).to_have_text(f"Could raise650{UNIT}")
+    expect(breakdown.locator("tfoot tr").nth(1)).to_have_text(f"Total2,150{UNIT}")
