@@ -244,6 +244,35 @@ def test_a_bankrupt_kept_seated_keeps_her_buttons_and_is_paid(
     expect(dialog.locator("select[name=to] option")).to_contain_text(["Cy"])
 
 
+def test_a_bankrupt_kept_seated_is_in_the_turn_menu_and_takes_her_turn(
+    browser: Browser, server: Server, request: pytest.FixtureRequest
+) -> None:
+    # docs/rules.md, "House-rule options": with keep_bankrupt_players a bankrupt plays on, so
+    # the table's turns (js/turns.js) come round to her too. Ann's turn; Cy goes bankrupt.
+    game = new_game(
+        server, "classic", ["Ann", "Bob", "Cy"], options={"keep_bankrupt_players": True}
+    )
+    record(server, game, {"type": "turn", "player": "p1"})
+    record(server, game, {"type": "bankruptcy", "debtor": "p3", "creditor": "bank", "owed": 5000})
+    page = new_page(browser, request)
+    open_table(page, server, game)
+
+    turns = page.get_by_test_id("turns")
+    expect(turns.get_by_test_id("turn-now")).to_have_text("Now: Ann’s turn")
+    expect(card(page, "p3").locator(".badges")).to_contain_text("bankrupt")
+    # Bob is next; Cy is in the menu of the other players' turns.
+    expect(page.get_by_test_id("next-turn")).to_have_text("Next turn: Bob")
+    turns.locator("details.tt-other summary").click()
+    expect(turns.get_by_test_id("turn-p3")).to_have_text("Cy’s turn")
+    # Bob's turn over, the next is Cy's: she is not skipped.
+    record(server, game, {"type": "turn", "player": "p2"})
+    open_table(page, server, game)
+    expect(page.get_by_test_id("next-turn")).to_have_text("Next turn: Cy")
+    page.get_by_test_id("next-turn").click()
+    expect(turns.get_by_test_id("turn-now")).to_have_text("Now: Cy’s turn")
+    assert ledger(server, game)["turn"] == "p3"
+
+
 def test_a_bankruptcy_to_the_bank_prompts_the_auctions_of_its_deeds(
     browser: Browser, server: Server, request: pytest.FixtureRequest
 ) -> None:
