@@ -25,10 +25,12 @@ from console_steps import (
     english_words,
     goto,
     hold,
+    more,
     new_page,
     open_table,
     problems,
     record,
+    words,
 )
 from every_move import CLASSIC as EVERY_CLASSIC
 from every_move import ELITE as EVERY_ELITE
@@ -327,3 +329,68 @@ def test_the_table_replay_and_players_page_of_a_game_under_way_are_in_the_reader
         if (bad := problems(text, locale, words, classic["deeds"] + elite["deeds"]))
     }
     assert found == {}
+
+
+# The rule set's bookkeeping that the issue found in Russian and Polish basis lines (issue 22):
+# a purchase's "printed: yes", a utility's rent's "kind: utility".
+JARGON = {
+    "ru-RU": ["напечатана: да", "вид: предприятие"],
+    "pl-PL": ["nadrukowana: tak", "rodzaj: zakład"],
+}
+# The basis keys those lines were labelled with (views.js LEFT_OUT), and the entered price's.
+BOOKKEEPING = ["printed", "kind", "entered"]
+
+
+def quoted(page: Page, dialog: Any, testid: str, record_testid: str | None = None) -> str:
+    """The preview of a move's dialog once the server's answer is in it; then recorded."""
+    expect(dialog.get_by_test_id(f"{testid}-moves")).to_be_visible()
+    text = dialog.get_by_test_id(testid).inner_text()
+    if record_testid:
+        dialog.get_by_test_id(record_testid).click()
+    else:
+        dialog.get_by_role("button", name=words(page, "record_card")).click()
+    expect(page.locator("dialog[open]")).to_have_count(0)
+    return text
+
+
+@pytest.mark.parametrize("locale", ["ru-RU", "pl-PL"])
+def test_a_purchase_a_utilitys_rent_and_a_card_say_no_bookkeeping_words(
+    browser: Browser, server: Server, request: pytest.FixtureRequest, locale: str
+) -> None:
+    names = NAMES[locale]
+    game = new_game(server, "classic", names[:3])
+    page = new_page(browser, request, locale=locale)
+    open_table(page, server, game)
+
+    # In the console: the first player buys the Electric Company (150, docs/rules.md), the
+    # second lands on it and throws 7 (4 times 7 = 28, one utility held), then draws a card that
+    # collects 50 from the Bank; each previewed, then recorded.
+    texts: dict[str, str] = {}
+    dialog = more(page, "p1", words(page, "a_buy"))
+    dialog.locator(".tile[data-deed=electric-company]").click()
+    texts["purchase, previewed"] = quoted(page, dialog, "buy-quote", "record-buy")
+    dialog = more(page, "p2", words(page, "a_rent"))
+    dialog.locator(".tile[data-deed=electric-company]").click()
+    dialog.locator("input[name=dice]").fill("7")
+    expect(dialog.get_by_test_id("rent-amount")).to_contain_text("28")
+    texts["utility's rent, previewed"] = quoted(page, dialog, "rent-quote", "record-rent")
+    dialog = more(page, "p2", words(page, "a_card"))
+    dialog.locator("[data-field=effect] input[value=collect]").check()
+    dialog.locator("input[name=amount]").fill("50")
+    texts["card, previewed"] = quoted(page, dialog, "card-quote")
+    rows = history_rows(page, server, game)
+    assert len(rows) == 6  # three starting cash, the purchase, the rent, the card
+    texts |= {f"history #{seq}": text for seq, text in rows.items() if int(seq) > 3}
+
+    labels = [words(page, f"b_{key}") for key in BOOKKEEPING]
+    assert labels[0] == {"ru-RU": "напечатана", "pl-PL": "nadrukowana"}[locale]  # what it was
+    found = {
+        what: [phrase for phrase in JARGON[locale] if phrase in text.lower()]
+        + [
+            f"the label {label!r}"
+            for label in labels
+            if re.search(rf"(?m)^\s*{re.escape(label)}\s*(:|$)", text, re.IGNORECASE)
+        ]
+        for what, text in texts.items()
+    }
+    assert found == {what: [] for what in texts}
