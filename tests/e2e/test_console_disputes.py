@@ -25,12 +25,14 @@ from typing import Any
 
 import pytest
 from console_steps import (
+    english_words,
     goto,
     logged,
     money,
     new_game,
     new_page,
     open_table,
+    problems,
     record,
     transaction_keys,
     words,
@@ -412,7 +414,12 @@ def screens_game(server: Server) -> dict:
     """Long names; two open disputes (a player's and the banker's) and a kept one; three
     fair-play flags (a sale exempt as a debt paid, a gift dumped on the leader, one propping
     up a player about to go bankrupt); left active."""
-    game = new_game(server, "classic", ["Alexandra", "Bartholomew", "Małgorzata"])
+    return flagged_game(server, ["Alexandra", "Bartholomew", "Małgorzata"])
+
+
+def flagged_game(server: Server, names: list[str]) -> dict:
+    """The screens' game (above), its players named ``names``."""
+    game = new_game(server, "classic", names)
     bodies: list[dict[str, Any]] = [
         {"type": "buy", "player": "p1", "property": "boardwalk"},
         {"type": "buy", "player": "p1", "property": "mediterranean-avenue"},
@@ -578,3 +585,34 @@ def test_the_dispute_and_fair_play_screens_fit_a_phone_and_a_laptop(
     screens.look("player's summary", page.locator("section.me"))
 
     assert screens.offenders == {}, screens.report()
+
+
+# The flags' players named in the reader's language (a Latin name is a Latin letter in Russian).
+NAMES = {
+    "ru-RU": ["Александра", "Варфоломей", "Маргарита"],
+    "pl-PL": ["Aleksandra", "Bartłomiej", "Małgorzata"],
+}
+
+
+@pytest.mark.parametrize("locale", ["ru-RU", "pl-PL"])
+def test_fair_play_in_russian_and_polish_holds_no_english_word_and_no_raw_id(
+    browser: Browser, server: Server, request: pytest.FixtureRequest, locale: str
+) -> None:
+    # The screens' three flags (asset dumping, propping up, a sale exempt as a debt paid),
+    # each opened to its figures: every word of them the reader's (issue 22), no rule's or
+    # field's id (asset_dumping, receiver_worth_before), no deed's slug.
+    game = flagged_game(server, NAMES[locale])
+    page = new_page(browser, request, locale=locale)
+    open_table(page, server, game)
+    goto(page, f"{server.base}/#/g/{game['id']}/history")
+    fair = page.get_by_test_id("fairplay-card")
+    fair.get_by_test_id("fairplay-check").click()
+    expect(fair.locator("li.flag")).to_have_count(3)
+    expect(fair.get_by_test_id("flag-exempt")).to_have_count(1)
+    for details in fair.locator("li.flag details").all():
+        details.locator("summary").click()
+    expect(fair.locator("li.flag details[open] dd")).not_to_have_count(0)
+
+    text = fair.inner_text()
+    deeds = list(state(server, game)["properties"])
+    assert problems(text, locale, english_words(page, locale[:2]), deeds) == [], text
