@@ -28,7 +28,17 @@ import re
 from pathlib import Path
 
 import pytest
-from console_steps import card, goto, logged, new_game, new_page, open_table, record, settled
+from console_steps import (
+    card,
+    goto,
+    logged,
+    money,
+    new_game,
+    new_page,
+    open_table,
+    record,
+    settled,
+)
 from layout import COVERED, HEIGHT, SMALL, TAP
 from server import Server
 
@@ -206,6 +216,43 @@ def test_a_toast_covers_no_control_and_the_next_players_buttons_take_the_next_ta
     page.evaluate(FRAMES)
     expect(page.locator("html.docked")).to_have_count(0)
     assert page.evaluate("() => document.scrollingElement.scrollTop") == 0
+
+
+def test_a_toast_on_a_players_page_covers_no_control_of_it(
+    browser: Browser, server: Server, screenshots: Path, request: pytest.FixtureRequest
+) -> None:
+    # A player's page (play.html) docks its toasts as the table does: on a 360 x 740 phone in
+    # Russian, with the toast of a payment from the page, then two, the element at the centre
+    # of every control the player can see is that control.
+    table = new_game(server, "classic", ["Alexandra", "Bartholomew", "Małgorzata"])
+    page = new_page(browser, request, locale="ru-RU")  # console_steps.PHONE: 360 x 740
+    page.goto(f"{server.base}/play/{table['id']}#p=p2&token={table['tokens']['p2']}")
+    cash = page.get_by_test_id("my-cash")
+    expect(cash).to_have_text(money(page, 1500))
+    toasts = page.locator("#toasts .toast")
+
+    # Bartholomew pays the Bank 50, then 25 (docs/rules.md: 1500 at the start).
+    found: list[str] = []
+    for amount, left, shown in ((50, 1450, 1), (25, 1425, 2)):
+        page.locator("input[name=amount]").fill(str(amount))
+        page.get_by_test_id("pay").click()
+        expect(toasts).to_have_count(shown)
+        expect(cash).to_have_text(money(page, left))
+        page.evaluate(FRAMES)
+        settled(page)
+        page.evaluate(SCROLL, 0)
+        found += uncovered(page, f"{shown} toast(s), the page at its top")
+        pay = page.get_by_test_id("pay")
+        pay.evaluate(TO_THE_FOOT)
+        found += uncovered(page, f"{shown} toast(s), Pay at the foot", at_least=1)
+        pay.evaluate("(el) => el.scrollIntoView({block: 'center'})")
+        found += uncovered(page, f"{shown} toast(s), Pay in the middle", at_least=1)
+    page.screenshot(path=screenshots / "touch-360-ru-player-two-toasts.png")
+    assert [p["amount"] for t in logged(server, table, "payment") for p in t["postings"]] == [
+        50,
+        25,
+    ]
+    assert found == [], "\n".join([*found, f"pictures in {screenshots}"])
 
 
 # What api.js tells the page after each request: whether the server answered (offline.js).
