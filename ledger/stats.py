@@ -67,7 +67,11 @@ def _received_by_players(tally: Tally, txn: Txn, figure: str) -> None:
 
 
 def _deed_bought(tally: Tally, txn: Txn) -> None:
-    """A buy or an auction: the buyer paid the price (the winning bid) for the deed."""
+    """A buy or an auction: the buyer paid the price (the winning bid) for the deed. An owner
+    who wins the auction of his own plot (Millionaire Elite) pays nothing and keeps it: what
+    he paid for it stands."""
+    if not txn["postings"]:
+        return
     _paid_by_players(tally, txn, "bought")
     tally.price_paid[txn["basis"]["property"]] = sum(p["amount"] for p in txn["postings"])
 

@@ -96,3 +96,41 @@ def test_millionaire_elite_s_round_income_is_salary_and_round_tax_is_taxes(
     assert ann["bought"] == 0
     # 2000 - 500 + 5 x 130 = 2150 when the price rose, + 330 = 2480 after the round income.
     assert (ann["peak_net_worth"], ann["peak_seq"]) == (2480, elite.state()["last_seq"] - 1)
+
+
+def test_an_owner_who_wins_his_own_plot_s_auction_keeps_what_he_paid_for_it(
+    bank: TableBank,
+) -> None:
+    # docs/rules.md, "Auctions of owned plots": the highest bid takes the plot and goes to its
+    # owner. Ann enters b1-1 at 200; Bob wins it at auction for 260, paid to Ann; at the next
+    # auction of it Bob bids highest again, for 100: he pays himself nothing and keeps it, so
+    # what he paid for it is still 260 and he bought nothing more.
+    elite = Table(bank, ruleset="millionaire-elite")
+    elite.record("buy", player="p1", property="b1-1", price=200)
+    elite.record("auction", property="b1-1", winner="p2", bid=260)
+    elite.record("auction", property="b1-1", winner="p2", bid=100)
+
+    assert deed_of(elite, "b1-1")["owner"] == "p2"
+    assert deed_of(elite, "b1-1")["price_paid"] == 260
+    assert stats_of(elite, "p2")["bought"] == 260
+
+
+def test_as_of_seq_0_nothing_has_happened_yet(table: Table) -> None:
+    # Before the first transaction (the starting cash is seq 1): no figure, no peak, every
+    # deed the Bank's, whatever came after (a purchase, its rent, the rent voided).
+    table.buy("p1", "boardwalk")
+    rent = table.record("rent", payer="p2", property="boardwalk")
+    table.record("void", seq=rent["seq"], reason="wrong deed")
+
+    stats = table.bank.stats(table.id, 0)
+
+    assert stats["seq"] == 0
+    for player in stats["players"]:
+        assert {k: v for k, v in player.items() if k != "player"} == {
+            "salary": 0, "rent_received": 0, "rent_paid": 0, "taxes": 0, "bought": 0,
+            "buildings_bought": 0, "buildings_sold": 0, "interest": 0,
+            "peak_net_worth": 0, "peak_seq": 0,
+        }  # fmt: skip
+    assert len(stats["deeds"]) == 28  # the classic board's deeds (docs/rules.md)
+    assert {d["owner"] for d in stats["deeds"]} == {"bank"}
+    assert all(d["price_paid"] is None and d["rent_collected"] == 0 for d in stats["deeds"])
