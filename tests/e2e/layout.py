@@ -8,6 +8,9 @@ Imported as ``from layout import ...`` (pytest puts ``tests/e2e`` on the path).
 """
 
 HEIGHT = {360: 740, 768: 1024, 1280: 800}  # px: the window's height at each width tested
+# Each width tested paired with a language of its own, for a test slow enough that the cross
+# product of widths and languages would take too long: every width and every language once.
+SPREAD = [(360, "ru-RU"), (768, "pl-PL"), (1280, "en-US")]
 TAP = 44  # px: the smallest touch target a quick button may be
 
 # Every visible control of the open dialog (else of the page), and what is wrong with it:

@@ -1,8 +1,9 @@
 """The statistics in the console (js/stats.js), in Debian's chromium against a real
 `tablebank serve`: a finished game's table and the replay show the statistics the server gave
 (GET .../stats, docs/api.md "Statistics"), per player and per deed, with the deeds' chart, at
-360 and 1280 px in English, Russian and Polish. The console computes no figure: each one shown
-is the server's answer written with the page's money formatting.
+360, 768 and 1280 px, in Russian, Polish and English (one language a width). The console
+computes no figure: each one shown is the server's answer written with the page's money
+formatting.
 
 The game is tests/api/test_stats_http.py's (docs/rules.md's figures): Ann buys the dark blues
 (400 + 350), Bob's rent of 100 on Boardwalk is voided and Cy pays it, Bob wins Reading
@@ -23,7 +24,7 @@ from typing import Any
 
 import pytest
 from console_steps import goto, logged, money, new_game, new_page, open_table, record, words
-from layout import HEIGHT, OFFENDERS, TAP
+from layout import HEIGHT, OFFENDERS, SPREAD, TAP
 from server import Server
 
 pytestmark = pytest.mark.e2e
@@ -123,8 +124,7 @@ def screenshots(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return out
 
 
-@pytest.mark.parametrize("locale", ["en-US", "ru-RU", "pl-PL"])
-@pytest.mark.parametrize("width", [360, 1280])
+@pytest.mark.parametrize(("width", "locale"), SPREAD)
 def test_a_game_finished_in_the_console_shows_the_server_s_statistics(
     browser: Browser,
     server: Server,
