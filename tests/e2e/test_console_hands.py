@@ -167,9 +167,12 @@ def test_hotels_on_two_streets_of_three_are_not_said_to_be_a_house_on_each_and_a
 
     dialog = more(page, "p1", "Build / sell")
     moves = dialog.locator(".moves button")
-    expect(moves.filter(has_text="Hotel on each")).to_have_text("Hotel on each −$200")
+    # New York Avenue has its hotel: the move is named by the streets it goes on, not "each".
+    hotels = moves.filter(has_text="Hotels on")
+    expect(hotels).to_have_text("Hotels on St. James Place and Tennessee Avenue −$200")
+    expect(moves.filter(has_text="each")).to_have_count(0)
     expect(moves.filter(has_text="+1 house on")).to_have_count(0)
-    moves.filter(has_text="Hotel on each").click()
+    hotels.click()
     # The dialog stays open for the next step, with Ann's cash: 640 - 2 × 100.
     expect(dialog.get_by_test_id("build-cash")).to_have_text("Cash — Ann: $440")
     built = logged(server, game, "build")[-1]

@@ -5,7 +5,7 @@
 // shows the server's refusal where the banker is looking.
 
 import {h, append, replace, modal, field, select, numberInput, nextId, toast} from './dom.js';
-import {t} from './i18n.js';
+import {t, listOf} from './i18n.js';
 import {deedPicker, problemView, liquidationView, buildingsText, tileLine, standingsView} from './views.js';
 import {groupClass} from './rules.js';
 import {quote, quoteBox, quoteLabel, netFor, signed} from './quote.js';
@@ -340,8 +340,11 @@ function buildingRequests(ctx, deeds) {
     build.push({kind: 'hotel', deed, orders: [{property: deed.id, hotel: true}]});
   }
   if (bare.length > 1) {
-    build.push({kind: 'row', orders: bare.map((d) => ({property: d.id, houses: 1}))});
-    build.push({kind: 'hotels', orders: bare.map((d) => ({property: d.id, hotel: true}))});
+    // "On each" only where it is every street of the group; else the streets it goes on.
+    const each = bare.length === deeds.length;
+    const names = each ? null : listOf(bare.map((d) => d.name));
+    build.push({kind: each ? 'row' : 'row_some', names, orders: bare.map((d) => ({property: d.id, houses: 1}))});
+    build.push({kind: each ? 'hotels' : 'hotels_some', names, orders: bare.map((d) => ({property: d.id, hotel: true}))});
   }
   const built = deeds.filter((d) => ctx.game.properties[d.id].houses || ctx.game.properties[d.id].hotel);
   for (const deed of built) {
@@ -361,7 +364,8 @@ function buildingRequests(ctx, deeds) {
   return {build, sell};
 }
 
-const BUILD_LABELS = {row: 'house_on_each', hotels: 'hotel_on_each', hotel: 'hotel_on', house: 'house_on'};
+const BUILD_LABELS = {row: 'house_on_each', hotels: 'hotel_on_each', row_some: 'house_on_these', hotels_some: 'hotels_on_these',
+  hotel: 'hotel_on', house: 'house_on'};
 const SELL_LABELS = {all: 'sell_all_group', break_down: 'break_down_on', hotel: 'sell_hotel_on', house: 'sell_house_on'};
 
 export function buildDialog(ctx, player, {pending = null} = {}) {
@@ -443,7 +447,7 @@ export function buildDialog(ctx, player, {pending = null} = {}) {
         asked.push(requote(o));
       };
       for (const m of moves.build) {
-        offer(buildRow, t(BUILD_LABELS[m.kind], {deed: m.deed && m.deed.name}), () => {
+        offer(buildRow, t(BUILD_LABELS[m.kind], {deed: m.deed && m.deed.name, deeds: m.names}), () => {
           const orders = withPrice(m.orders);
           return orders && {type: 'build', orders};
         });

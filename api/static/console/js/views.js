@@ -192,6 +192,8 @@ export function describeTxn(ctx, txn) {
   const who = req.player || req.debtor;
   if (typeof who === 'string' && !(txn.postings || []).length) about.push(ctx.name(who));
   if (typeof req.property === 'string') about.push(ctx.deedName(req.property));
+  // Buildings put up or sold on several streets at once: each street, by its name.
+  if (Array.isArray(req.orders)) about.push(...req.orders.filter((o) => o && typeof o.property === 'string').map((o) => ctx.deedName(o.property)));
   if (typeof req.iou === 'string') about.push(iouName(ctx, req.iou));
   // An IOU passed on moves no money: say to whom.
   if (txn.type === 'iou_transfer' && typeof req.to === 'string') about.push(`→ ${ctx.name(req.to)}`);
