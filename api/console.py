@@ -139,7 +139,8 @@ def service_worker() -> Response:
     response = Response(service_worker_script(), mimetype="text/javascript")
     response.headers["Cache-Control"] = "no-cache"  # a new console's worker replaces the old
     response.add_etag()
-    return response.make_conditional(request)
+    response.make_conditional(request)  # a 304 to a worker that has it already
+    return response
 
 
 @console_blp.get("/manifest.webmanifest")

@@ -110,6 +110,9 @@ def test_service_worker_keeps_every_file_of_the_console(client: FlaskClient) -> 
     assert listed is not None
     kept = set(re.findall(r'"([^"]+)"', listed.group(1)))
     assert {"js/i18n-ru.js", "js/i18n-pl.js", "banker.html", "icons/icon-512.png"} <= kept
+    # A worker that has this script already is answered 304, as a static file would be.
+    again = get(client, "/sw.js", headers={"If-None-Match": get(client, "/sw.js").headers["ETag"]})
+    assert again.status_code == 304
     on_disk = {
         str(path.relative_to(STATIC))
         for path in STATIC.rglob("*")
