@@ -383,3 +383,45 @@ def test_a_build_beyond_the_cash_is_offered_shut_saying_why(
     expect(each).to_be_disabled()
     page.wait_for_timeout(600)  # past the dialog's settling time: still shut
     expect(each).to_be_disabled()
+
+
+def test_a_tap_while_the_moves_are_on_their_way_offers_the_rent_the_purchase_allows(
+    browser: Browser, server: Server, request: pytest.FixtureRequest
+) -> None:
+    # Rent is offered once a deed is held (the moves' choices: held deeds). A tap on Bob's More…
+    # right after Ann's purchase, while the moves asked again after it are still on their way
+    # (held back here for a second, as on a slow network), lists Rent all the same: the sheet
+    # waits for them. It once listed the moves as they were before the purchase (CI, stop 26).
+    page = new_page(browser, request)
+    game = new_game(server, "classic", ["Ann", "Bob"])
+    open_table(page, server, game)
+    dialog = more(page, "p1", "Buy")
+    dialog.locator(".tile[data-deed=electric-company]").click()
+    expect(dialog.get_by_test_id("buy-quote-moves")).to_be_visible()
+
+    def slow(route: Any) -> None:
+        page.wait_for_timeout(1000)
+        route.continue_()
+
+    page.route("**/moves", slow)
+    dialog.get_by_test_id("record-buy").click()
+    expect(page.locator("dialog[open]")).to_have_count(0)
+    card(page, "p2").locator(".quick.more").click()
+    sheet = page.locator("dialog[open]")
+    expect(sheet.locator(".sheet-btn", has_text="Rent")).to_be_visible()
+    assert sheet.count() == 1
+    sheet.locator(".close").click()
+
+    # The card's own Rent button, tapped as soon as a write is answered, offers the deed too.
+    dialog = more(page, "p1", "Buy")
+    dialog.locator(".tile[data-deed=water-works]").click()
+    expect(dialog.get_by_test_id("buy-quote-moves")).to_be_visible()
+    dialog.get_by_test_id("record-buy").click()
+    expect(page.locator("dialog[open]")).to_have_count(0)
+    card(page, "p2").locator(".quick", has_text="Rent").click()
+    expect(page.locator("dialog[open] .tile[data-deed=water-works]")).to_be_visible()
+    page.unroute("**/moves")
+
+    # Ann's 1,500 less the Electric Company's and the Water Works' 150 each (docs/rules.md,
+    # the deeds' prices).
+    assert player(ledger(server, game), "p1")["cash"] == 1200

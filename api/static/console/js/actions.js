@@ -539,7 +539,8 @@ export function genericDialog(ctx, type, preset = {}) {
 /** Every move the game can record now, each opening its form from its declaration; a move
  * made of a list of parts (a trade's legs) opens its dialog of its own, where the parts are
  * put together. */
-export function allMovesDialog(ctx) {
+export async function allMovesDialog(ctx) {
+  if (!(await caughtUp(ctx))) return;
   modal(t('all_moves'), (body, dialog) => {
     const open = (type) => {
       dialog.close();
@@ -879,8 +880,26 @@ export function voidDialog(ctx, txn, summary) {
     intro: () => [h('p', {}, summary), h('p', {class: 'muted small'}, t('void_hint'))]});
 }
 
+/**
+ * Whether a list of moves may open now: once the game and its moves, asked again after a
+ * write, are in (a tap on More… right after a purchase offers the rent it allows); false for a
+ * second tap made meanwhile, which would open a second list.
+ */
+export async function caughtUp(ctx) {
+  if (!ctx.refreshing) return true;
+  if (ctx.catchingUp) return false;
+  ctx.catchingUp = true;
+  try {
+    await ctx.refreshing.catch(() => {}); // no server: the moves as last seen
+  } finally {
+    ctx.catchingUp = false;
+  }
+  return true;
+}
+
 /** Every move for one player, grouped; each opens its dialog or records at once. */
-export function actionSheet(ctx, player) {
+export async function actionSheet(ctx, player) {
+  if (!(await caughtUp(ctx))) return;
   const p = ctx.byId.get(player);
   modal(p.name, (body, dialog) => {
     const open = (fn) => () => { dialog.close(); fn(ctx, player); };

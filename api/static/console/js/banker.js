@@ -812,9 +812,10 @@ async function tableScreen(ctx, {asOf = null, stale = () => false} = {}) {
       const salary = {type: 'salary', player: p.id};
       card.append(h('div', {class: 'quick-row'},
         quickButton(ctx, salaryLabel(view, salary), salary, {testid: `salary-${p.id}`}),
-        h('button', {type: 'button', class: 'quick', onclick: () => actions.rentDialog(ctx, p.id)}, t('a_rent')),
-        h('button', {type: 'button', class: 'quick', onclick: () => actions.buyDialog(ctx, p.id)}, t('a_buy')),
-        h('button', {type: 'button', class: 'quick', onclick: () => actions.payDialog(ctx, p.id)}, t('a_pay')),
+        // Each opens with the moves as they are after the last write (actions.caughtUp).
+        h('button', {type: 'button', class: 'quick', onclick: async () => (await actions.caughtUp(ctx)) && actions.rentDialog(ctx, p.id)}, t('a_rent')),
+        h('button', {type: 'button', class: 'quick', onclick: async () => (await actions.caughtUp(ctx)) && actions.buyDialog(ctx, p.id)}, t('a_buy')),
+        h('button', {type: 'button', class: 'quick', onclick: async () => (await actions.caughtUp(ctx)) && actions.payDialog(ctx, p.id)}, t('a_pay')),
         h('button', {type: 'button', class: 'quick more', 'aria-haspopup': 'dialog', onclick: () => actions.actionSheet(ctx, p.id)},
           t('more'), h('span', {class: 'sr-only'}, ` ${p.name}`))));
     }
