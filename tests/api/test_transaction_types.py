@@ -14,7 +14,8 @@ from console_languages import dictionaries
 
 from ledger.parameters import EVERY_VARIANT
 from ledger.refusals import REFUSALS
-from ledger.transactions import COMMON_REFUSALS, RECORDABLE, REGISTRY, SETUP_TYPES
+from ledger.ruleset import KNOWN_OPTIONS, built_in
+from ledger.transactions import COMMON_REFUSALS, RECORDABLE, REGISTRY, SETUP_TYPES, TransactionType
 from schemas.transactions import TRANSACTION_SCHEMAS
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -32,6 +33,18 @@ TYPES = {
 }  # fmt: skip
 # The additions of v1.1 (API.md, "Disputes").
 TYPES |= {"dispute", "dispute_resolve"}
+
+
+def offered_by(declared: TransactionType) -> str | None:
+    """The house rule a classic game needs for the type (None: none), as the declaration
+    answers: offered in Millionaire Elite and in a classic game with that option only."""
+    classic, elite = built_in("classic"), built_in("millionaire-elite")
+    assert classic is not None and elite is not None
+    if declared.offered is None:
+        return None
+    (option,) = (o for o in KNOWN_OPTIONS if declared.offered_in(classic, {o: True}))
+    assert declared.offered_in(elite, {}), declared.name
+    return option
 
 
 def table_rows() -> dict[str, list[str]]:
@@ -62,8 +75,13 @@ def test_docs_table_says_what_each_declaration_says():
         _, fields, variants, who, voidable, family = rows[name]
         assert family == f"`{declared.handler.__module__.rsplit('.', 1)[1]}`", name
         assert voidable == ("yes" if declared.voidable else "no"), name
-        want = set(EVERY_VARIANT) if variants == "all" else {variants}
+        house_rule = re.fullmatch(r"all \(classic: with `(\w+)`\)", variants)
+        want = set(EVERY_VARIANT) if variants == "all" or house_rule else {variants}
         assert set(declared.variants) == want, name
+        # A type some games leave out says which house rule a classic game needs for it
+        # (Millionaire Elite has its kitty and its loans always); the others say none.
+        assert house_rule is None or house_rule[1] in KNOWN_OPTIONS, name
+        assert offered_by(declared) == (house_rule[1] if house_rule else None), name
         assert who == declared.who, name
         if declared.setup:
             assert who == "the ledger", name
