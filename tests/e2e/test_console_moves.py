@@ -14,6 +14,7 @@ of docs/rules.md, quoted where they are used.
 from __future__ import annotations
 
 import contextlib
+import re
 from typing import Any
 
 import pytest
@@ -425,3 +426,45 @@ def test_a_tap_while_the_moves_are_on_their_way_offers_the_rent_the_purchase_all
     # Ann's 1,500 less the Electric Company's and the Water Works' 150 each (docs/rules.md,
     # the deeds' prices).
     assert player(ledger(server, game), "p1")["cash"] == 1200
+
+
+def test_what_a_payer_could_raise_stays_open_when_the_preview_comes_after_the_refusal(
+    browser: Browser, server: Server, request: pytest.FixtureRequest
+) -> None:
+    # Bob (1,500, docs/rules.md's starting cash) is told to pay the Bank 5,000, and Record is
+    # tapped before the preview's dry run is answered (held back here): the refusal comes under
+    # the button, and the banker opens what Bob could raise. When the preview comes, saying the
+    # same, the refusal is said once and what was opened stays open. It once vanished (a stressed
+    # test run of stop 27).
+    page = new_page(browser, request)
+    game = new_game(server, "classic", ["Ann", "Bob"])
+    open_table(page, server, game)
+    held: list[Any] = []
+
+    def hold(route: Any) -> None:
+        held.append(route)
+
+    dry_runs = re.compile(r"/transactions\?dry_run=true$")
+    page.route(dry_runs, hold)
+    card(page, "p2").get_by_role("button", name="Pay").click()
+    dialog = page.locator("dialog[open]")
+    dialog.locator("input[name=amount]").fill("5000")
+    dialog.get_by_test_id("record-payment").click()
+    refused = dialog.locator(".problem")
+    expect(refused).to_have_count(1)
+    expect(refused.get_by_test_id("shortfall")).to_contain_text("3,500")  # 5,000 - 1,500
+    refused.get_by_role("button", name="What can Bob raise?").click()
+    expect(refused.locator("table.liquidation")).to_be_visible()
+
+    for _ in range(100):  # the preview is asked a moment after the typing stops
+        if held:
+            break
+        page.wait_for_timeout(50)
+    assert held, "the preview was asked"
+    for route in held:
+        route.continue_()
+    page.unroute(dry_runs, hold)
+    expect(dialog.get_by_test_id("quote").locator(".problem")).to_be_visible()
+    expect(dialog.locator(".problem")).to_have_count(1)
+    expect(dialog.locator("table.liquidation")).to_be_visible()
+    assert player(ledger(server, game), "p2")["cash"] == 1500  # nothing recorded

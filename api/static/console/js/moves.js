@@ -267,8 +267,12 @@ export function moveDialog(ctx, txnDialog, type, preset = {}, {title, testid = '
       onAnswer: (answer) => {
         record.textContent = label;
         refusal = answer && answer.problem && !unreachable(answer.problem) ? refusalKey(answer.problem) : null;
-        // The button's answer came first and says the same: said once, here.
-        if (refusal && form.errorBox.dataset.said === refusal) replace(form.errorBox);
+        // The button's answer came first and says the same: said once, here, as the banker
+        // left it there (what the payer could raise, opened meanwhile, stays open).
+        if (refusal && form.errorBox.dataset.said === refusal) {
+          replace(view.el, ...form.errorBox.childNodes);
+          delete form.errorBox.dataset.said;
+        }
         if (refusedBlocks) record.disabled = Boolean(answer && answer.problem && !unreachable(answer.problem));
         const names = askedIn(answer);
         if (names.length && m.ask(names)) {
