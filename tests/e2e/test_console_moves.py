@@ -396,17 +396,21 @@ def test_a_tap_while_the_moves_are_on_their_way_offers_the_rent_the_purchase_all
     page = new_page(browser, request)
     game = new_game(server, "classic", ["Ann", "Bob"])
     open_table(page, server, game)
-    dialog = more(page, "p1", "Buy")
-    dialog.locator(".tile[data-deed=electric-company]").click()
-    expect(dialog.get_by_test_id("buy-quote-moves")).to_be_visible()
+
+    def ann_buys(deed: str) -> None:
+        """Ann's purchase through the console, previewed, then recorded."""
+        dialog = more(page, "p1", "Buy")
+        dialog.locator(f".tile[data-deed={deed}]").click()
+        expect(dialog.get_by_test_id("buy-quote-moves")).to_be_visible()
+        page.route("**/moves", slow)
+        dialog.get_by_test_id("record-buy").click()
+        expect(page.locator("dialog[open]")).to_have_count(0)
 
     def slow(route: Any) -> None:
         page.wait_for_timeout(1000)
         route.continue_()
 
-    page.route("**/moves", slow)
-    dialog.get_by_test_id("record-buy").click()
-    expect(page.locator("dialog[open]")).to_have_count(0)
+    ann_buys("electric-company")
     card(page, "p2").locator(".quick.more").click()
     sheet = page.locator("dialog[open]")
     expect(sheet.locator(".sheet-btn", has_text="Rent")).to_be_visible()
@@ -414,11 +418,8 @@ def test_a_tap_while_the_moves_are_on_their_way_offers_the_rent_the_purchase_all
     sheet.locator(".close").click()
 
     # The card's own Rent button, tapped as soon as a write is answered, offers the deed too.
-    dialog = more(page, "p1", "Buy")
-    dialog.locator(".tile[data-deed=water-works]").click()
-    expect(dialog.get_by_test_id("buy-quote-moves")).to_be_visible()
-    dialog.get_by_test_id("record-buy").click()
-    expect(page.locator("dialog[open]")).to_have_count(0)
+    page.unroute("**/moves")
+    ann_buys("water-works")
     card(page, "p2").locator(".quick", has_text="Rent").click()
     expect(page.locator("dialog[open] .tile[data-deed=water-works]")).to_be_visible()
     page.unroute("**/moves")

@@ -539,8 +539,7 @@ export function genericDialog(ctx, type, preset = {}) {
 /** Every move the game can record now, each opening its form from its declaration; a move
  * made of a list of parts (a trade's legs) opens its dialog of its own, where the parts are
  * put together. */
-export async function allMovesDialog(ctx) {
-  if (!(await caughtUp(ctx))) return;
+export function allMovesDialog(ctx) {
   modal(t('all_moves'), (body, dialog) => {
     const open = (type) => {
       dialog.close();
@@ -898,8 +897,7 @@ export async function caughtUp(ctx) {
 }
 
 /** Every move for one player, grouped; each opens its dialog or records at once. */
-export async function actionSheet(ctx, player) {
-  if (!(await caughtUp(ctx))) return;
+export function actionSheet(ctx, player) {
   const p = ctx.byId.get(player);
   modal(p.name, (body, dialog) => {
     const open = (fn) => () => { dialog.close(); fn(ctx, player); };

@@ -790,6 +790,8 @@ async function tableScreen(ctx, {asOf = null, stale = () => false} = {}) {
       h('p', {class: 'small'}, t('head_note'), ' ', headHash), statsSection(view), fairplaySummary(view));
   }
 
+  // A tap that opens a list of moves: once the moves asked again after a write are in.
+  const fresh = (open) => async () => { if (await actions.caughtUp(ctx)) open(); };
   const players = h('section', {class: 'players', 'aria-label': t('players')}, game.players.map((p) => {
     const badges = [];
     if (p.bankrupt) badges.push(h('span', {class: 'badge danger'}, t('bankrupt')));
@@ -812,11 +814,10 @@ async function tableScreen(ctx, {asOf = null, stale = () => false} = {}) {
       const salary = {type: 'salary', player: p.id};
       card.append(h('div', {class: 'quick-row'},
         quickButton(ctx, salaryLabel(view, salary), salary, {testid: `salary-${p.id}`}),
-        // Each opens with the moves as they are after the last write (actions.caughtUp).
-        h('button', {type: 'button', class: 'quick', onclick: async () => (await actions.caughtUp(ctx)) && actions.rentDialog(ctx, p.id)}, t('a_rent')),
-        h('button', {type: 'button', class: 'quick', onclick: async () => (await actions.caughtUp(ctx)) && actions.buyDialog(ctx, p.id)}, t('a_buy')),
-        h('button', {type: 'button', class: 'quick', onclick: async () => (await actions.caughtUp(ctx)) && actions.payDialog(ctx, p.id)}, t('a_pay')),
-        h('button', {type: 'button', class: 'quick more', 'aria-haspopup': 'dialog', onclick: () => actions.actionSheet(ctx, p.id)},
+        h('button', {type: 'button', class: 'quick', onclick: fresh(() => actions.rentDialog(ctx, p.id))}, t('a_rent')),
+        h('button', {type: 'button', class: 'quick', onclick: fresh(() => actions.buyDialog(ctx, p.id))}, t('a_buy')),
+        h('button', {type: 'button', class: 'quick', onclick: fresh(() => actions.payDialog(ctx, p.id))}, t('a_pay')),
+        h('button', {type: 'button', class: 'quick more', 'aria-haspopup': 'dialog', onclick: fresh(() => actions.actionSheet(ctx, p.id))},
           t('more'), h('span', {class: 'sr-only'}, ` ${p.name}`))));
     }
     return card;
@@ -831,7 +832,7 @@ async function tableScreen(ctx, {asOf = null, stale = () => false} = {}) {
       ctx.can('share_price') ? h('button', {type: 'button', class: 'secondary', onclick: () => actions.sharePriceDialog(ctx)}, t('a_share_price')) : null,
       h('button', {type: 'button', class: 'secondary', onclick: () => actions.finishDialog(ctx)}, t('a_finish')),
       ctx.moves ? h('button', {type: 'button', class: 'secondary', dataset: {testid: 'all-moves'}, 'aria-haspopup': 'dialog',
-        onclick: () => actions.allMovesDialog(ctx)}, t('all_moves')) : null));
+        onclick: fresh(() => actions.allMovesDialog(ctx))}, t('all_moves')) : null));
 
   const boardView = h('section', {class: 'card board', 'aria-labelledby': 'board-h'},
     h('h2', {id: 'board-h'}, t('deeds_by_colour')),
