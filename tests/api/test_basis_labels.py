@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from conftest import Table, serving_app
+from api_helpers import Table, serving_app
 from console_languages import dictionaries, words
 from every_type import (
     CLASSIC,

@@ -4,7 +4,7 @@ each one stands; a player disputing money that was not his gets 403 ``forbidden`
 
 from __future__ import annotations
 
-from conftest import Table
+from api_helpers import Table
 
 
 def paid(table: Table) -> Table:

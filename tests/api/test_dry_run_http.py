@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from conftest import Table
+from api_helpers import Table
 
 
 def dry_run(table: Table, body: Any, *, token: str | None = None, headers: dict | None = None):

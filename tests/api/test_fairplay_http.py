@@ -3,7 +3,7 @@ flags, in exactly the shape the contract gives."""
 
 from __future__ import annotations
 
-from conftest import Table
+from api_helpers import Table
 
 
 def test_a_game_without_handovers_has_no_flags(table: Table) -> None:

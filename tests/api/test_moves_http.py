@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from api_helpers import NewGame, Table
 
 from schemas.transactions import TRANSACTION_SCHEMAS
 
@@ -25,9 +26,6 @@ CLASSIC_MOVES = [
 ELITE_ONLY = {"shares", "share_price", "round_tax", "tax_exemption", "insurance", "jackpot"}
 # "The Bank holds the 28 deeds" (docs/rules.md, "Set-up and starting cash").
 THE_BOARD_OF_CLASSIC = 28
-
-Table = Any  # tests/api/conftest.py's Table: a game created through the API
-NewGame = Any
 
 
 def elite_game(table: Table) -> Table:

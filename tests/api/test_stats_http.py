@@ -10,17 +10,15 @@ from __future__ import annotations
 
 import json
 from functools import partial
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import pytest
+from api_helpers import NewGame, Table
 from flask import Flask
 from flask.testing import FlaskClient
 
 from api.bank import EXTENSION
 from api.heavy import Child, encode
-
-if TYPE_CHECKING:  # tests/api/conftest.py's: a module name other test folders have too
-    from conftest import NewGame, Table
 
 PLAYER_FIELDS = {
     "player",
