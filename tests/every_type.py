@@ -177,3 +177,36 @@ def play(
         done.append(txn)
         by_type[txn["type"]] = txn
     return done
+
+
+# The kinds of field a request can be made of from the game's own listing of its moves alone: a
+# type whose required fields are all of them needs no step written here (``plain_steps``).
+PLAIN_KINDS = {"player", "account", "choice", "amount", "whole", "boolean"}
+
+
+def plain_body(move: dict[str, Any]) -> Body | None:
+    """A request for a move of ``/moves`` made of its fields alone: each required field its
+    first choice, or its least amount or number; None where a required field is of another
+    kind (such a type has a step of its own above)."""
+    body: Body = {"type": move["type"]}
+    for field in move["fields"]:
+        if not field["required"] or "when" in field:
+            continue
+        kind, choices = field["kind"], field.get("choices")
+        if kind not in PLAIN_KINDS or (kind in {"player", "account", "choice"} and not choices):
+            return None
+        if kind == "boolean":
+            body[field["name"]] = False
+        elif kind in {"amount", "whole"}:
+            body[field["name"]] = field.get("min", 1)
+        else:
+            body[field["name"]] = choices[0]
+    return body
+
+
+def plain_steps(recorded: set[str], moves: list[dict[str, Any]]) -> list[Body]:
+    """A request for each move of a fresh game's ``/moves`` that no game above ``recorded``
+    and that ``plain_body`` can make: a new type with plain fields is recorded with no step
+    written for it."""
+    wanted = (plain_body(move) for move in moves if move["type"] not in recorded)
+    return [body for body in wanted if body is not None]

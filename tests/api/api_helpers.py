@@ -9,6 +9,7 @@ several test folders have.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 from flask import Flask
@@ -84,3 +85,18 @@ NewGame = Callable[..., Table]
 
 
 NewGame = Callable[..., Table]
+
+
+API_MD = Path(__file__).resolve().parents[2] / "docs" / "api.md"
+
+
+def type_rows() -> dict[str, list[str]]:
+    """docs/api.md's "Every transaction type" table, in its order: type -> its cells (type,
+    fields, variants, who, voidable, family)."""
+    section = API_MD.read_text().split("### Every transaction type", 1)[1].split("\n#", 1)[0]
+    rows = {}
+    for line in section.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) == 6 and cells[0].startswith("`"):
+            rows[cells[0].strip("`")] = cells
+    return rows

@@ -18,6 +18,7 @@ from every_type import (
     ELITE,
     ELITE_PLAYERS,
     Step,
+    plain_steps,
     play,
 )
 from flask.testing import FlaskClient
@@ -49,16 +50,37 @@ def logged(
     return [{**txn, "deeds": deeds} for txn in answer.json["items"]]
 
 
+def moves_of(client: FlaskClient, ruleset: str, players: list[str], **options: Any) -> list[Any]:
+    """What a fresh game of the rule set lists in its ``/moves``."""
+    body = {"name": "moves", "ruleset": ruleset, "players": players, "options": options}
+    created = client.post("/api/v1/games", json=body)
+    assert created.status_code == 201, created.json
+    answer = Table(client, created.json).get("/moves")
+    assert answer.status_code == 200, answer.json
+    return answer.json["moves"]  # type: ignore[no-any-return]
+
+
 @pytest.fixture(scope="module")
 def transactions() -> list[dict[str, Any]]:
     serving = serving_app(":memory:")
     client = next(serving).test_client()
     try:
-        return [
+        written = [
             *logged(client, "classic", CLASSIC_PLAYERS, CLASSIC, **CLASSIC_OPTIONS),
             *logged(client, "millionaire-elite", ELITE_PLAYERS, ELITE),
             *logged(client, "short", ["Ann", "Bob"], []),  # its deal
         ]
+        # A type with plain fields that no step above records, made of its fields alone.
+        recorded = {txn["type"] for txn in written}
+        for ruleset, players, options in (
+            ("classic", CLASSIC_PLAYERS, CLASSIC_OPTIONS),
+            ("millionaire-elite", ELITE_PLAYERS, {}),
+        ):
+            steps = plain_steps(recorded, moves_of(client, ruleset, players, **options))
+            if steps:
+                written += logged(client, ruleset, players, steps, **options)
+                recorded |= {step["type"] for step in steps}
+        return written
     finally:
         next(serving, None)
 
