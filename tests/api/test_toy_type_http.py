@@ -81,3 +81,49 @@ def test_a_toy_type_is_its_declaration_and_nothing_else() -> None:
     assert postings == [{"from": "p2", "to": "pot", "amount": 50}]
     assert (balances["p2"], balances["pot"]) == (1450, 50)
     assert set(out["component"]["properties"]) == {"type", "player", "amount", "memo"}
+
+
+# A game with a tip and a payment, stored, then read again: each event under its own class.
+SAME_NAME = """
+import json
+from eventsourcing.utils import resolve_topic
+from ledger.application import TableBank
+from ledger.store import persistence_env
+from ledger.transactions import REGISTRY
+
+bank = TableBank(env=persistence_env(DB))
+game = bank.create_game("Toy", "classic", ["Ann", "Bob"], {})["id"]
+bank.record(game, {"type": "tip", "player": "p1", "amount": 5})
+bank.record(game, {"type": "payment", "from": "p2", "to": "p1", "amount": 7})
+bank.close()
+state = TableBank(env=persistence_env(DB)).game(game)
+print(json.dumps({
+    "events": [REGISTRY[t].event.__module__ for t in ("tip", "payment")],
+    "v1_topic": resolve_topic("ledger.game:Game.PaymentMade").__module__,
+    "balances": state["balances"],
+}))
+"""
+
+
+def test_an_event_class_may_take_the_name_of_another_familys(tmp_path: Path) -> None:
+    env = {
+        **os.environ,
+        "TABLEBANK_TRANSACTION_MODULES": "toys.tip",
+        "PYTHONPATH": os.pathsep.join([str(HERE), str(HERE.parents[1])]),
+    }
+    script = SAME_NAME.replace("DB", repr(str(tmp_path / "toy.sqlite")))
+    run = subprocess.run(
+        [sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=120
+    )
+    assert run.returncode == 0, run.stderr
+    out = json.loads(run.stdout.splitlines()[-1])
+
+    assert out["events"] == ["toys.tip", "ledger.transactions.money"]
+    # Games stored by v1 name money's PaymentMade as Game's: theirs still, the tip's not.
+    assert out["v1_topic"] == "ledger.transactions.money"
+    # 1500 each (docs/rules.md, "Set-up and starting cash"): Ann tips 5, Bob pays her 7.
+    assert (out["balances"]["p1"], out["balances"]["p2"], out["balances"]["pot"]) == (
+        1502,
+        1493,
+        5,
+    )

@@ -4,8 +4,10 @@ English, Russian and Polish: a classic game with the house rules that add types 
 the Free Parking pot), and a Millionaire Elite game for its own types.
 
 The test drives the types in an order where each is recordable (a void before the finish, the
-disputes resolved first); it fails when the server lists a type it does not drive, so a new
-type is tried here as soon as it is declared. A trade is put together from its legs in a
+disputes resolved first); a type with plain fields and no step of its own is driven with its
+fields as the game lists them (tests/every_type.py, ``plain_steps``), and the test fails when
+the server lists a type it does not drive, so a new type is tried here as soon as it is
+declared. A trade is put together from its legs in a
 dialog of its own (test_console_variants.py and the trade tests drive it).
 
 Needs what tests/e2e/test_console.py needs (Playwright for Python, /usr/bin/chromium).
@@ -22,6 +24,7 @@ from typing import Any
 import pytest
 from console_steps import new_game, new_page, open_table
 from every_move import CLASSIC, ELITE, OWN_DIALOG, Step, call, facts, fill, set_up_classic
+from every_type import plain_steps
 from server import Server, serving
 
 pytestmark = pytest.mark.e2e
@@ -70,11 +73,19 @@ def test_every_move_of_a_classic_game_opens_quotes_and_records(
         options={"player_loans": True, "free_parking_pot": True},
     )
     set_up_classic(server, game)
-    listed = {move["type"] for move in call(server, game, "/moves")["moves"]}
+    moves = call(server, game, "/moves")["moves"]
+    listed = {move["type"] for move in moves}
     page = new_page(browser, request, locale=locale)
     open_table(page, server, game)
 
     driven = drive(page, server, game, CLASSIC, locale)
+    # A type with plain fields and no step above, its fields as the game lists them.
+    plain = [
+        (body.pop("type"), body)
+        for body in plain_steps({*driven, "finish", *OWN_DIALOG}, moves)
+        if body["type"] in listed
+    ]
+    driven += drive(page, server, game, plain, locale)
     # The setup's dispute, still open, is kept too; then the finish.
     resolve = [("dispute_resolve", lambda g: {"dispute": g["open_disputes"][0], "note": "x"})]
     drive(page, server, game, [*resolve, ("finish", {})], locale)
