@@ -19,6 +19,7 @@ from server import Server
 # Without Playwright, browser.chromium() skips (or fails under TABLEBANK_REQUIRE_ALL=1).
 with contextlib.suppress(ImportError):
     from playwright.sync_api import Browser, Locator, Page, expect
+    from playwright.sync_api import Error as PlaywrightError
 
 PHONE = {"width": 360, "height": 740}
 SETTLE_TIMEOUT = 30.0  # seconds, as Playwright's own wait for networkidle
@@ -27,12 +28,47 @@ SETTLE_TIMEOUT = 30.0  # seconds, as Playwright's own wait for networkidle
 # page follows the game (so Playwright's "networkidle" never comes): for settled().
 _IN_FLIGHT: dict[Any, set[Any]] = {}
 
+# The work a page of `new_page` has started and not finished, counted by the page itself for
+# settled(): each fetch until its answer's body is read (but the game's event stream, open as
+# long as the page follows the game), and each timer of SHORT_TIMER_MS or less until it fires
+# or is cleared (a quote asked 150 ms after the last key, a button given back after a write, a
+# retry's pause). A toast's life, the player's page's 2 s poll and the stream's silence are
+# longer, and are no work a test waits for. Installed before the console's own scripts run.
+SHORT_TIMER_MS = 1000
+PENDING = """(() => {
+  const timers = new Set();
+  let fetches = 0;
+  const setTimer = window.setTimeout.bind(window), clearTimer = window.clearTimeout.bind(window);
+  window.setTimeout = (fn, ms, ...args) => {
+    const id = setTimer((...a) => { timers.delete(id); return fn(...a); }, ms, ...args);
+    if (!(ms > SHORT_TIMER_MS)) timers.add(id);
+    return id;
+  };
+  window.clearTimeout = (id) => { timers.delete(id); clearTimer(id); };
+  const counted = (promise) => {
+    fetches += 1;
+    return promise.finally(() => { fetches -= 1; });
+  };
+  const fetchOf = window.fetch.bind(window);
+  window.fetch = (input, init) => {
+    const url = typeof input === 'string' ? input : (input && input.url) || String(input);
+    const stream = url.split('?')[0].endsWith('/events');
+    return stream ? fetchOf(input, init) : counted(fetchOf(input, init));
+  };
+  for (const read of ['json', 'text', 'blob', 'arrayBuffer']) {
+    const body = Response.prototype[read];
+    Response.prototype[read] = function () { return counted(body.call(this)); };
+  }
+  Object.defineProperty(window, '__tbPending', {value: () => [timers.size, fetches]});
+})();""".replace("SHORT_TIMER_MS", str(SHORT_TIMER_MS))
+
 
 def new_page(browser: Browser, request: pytest.FixtureRequest, locale: str = "en-US") -> Page:
     """A page in a context of its own; at the end of the test, no script error and no
     Content-Security-Policy violation may have been reported, and every POST the console sent
     to the API carried an Idempotency-Key (but a dry run, which records nothing)."""
     context = browser.new_context(viewport=PHONE, locale=locale)
+    context.add_init_script(PENDING)
     problems: list[str] = []
     page = context.new_page()
     page.on(
@@ -73,21 +109,44 @@ def new_page(browser: Browser, request: pytest.FixtureRequest, locale: str = "en
     return page
 
 
-def settled(page: Page, quiet_ms: int = 500) -> None:
-    """What "networkidle" waits for, the page's event stream left out: no request of a page
-    from ``new_page`` in flight for ``quiet_ms``."""
+def _pending(page: Page) -> tuple[int, int]:
+    """The page's own short timers and fetches under way (``PENDING``); a page between two
+    documents is busy."""
+    try:
+        timers, fetches = page.evaluate("() => window.__tbPending()")
+    except PlaywrightError as err:
+        if "context was destroyed" in str(err) or "navigat" in str(err):
+            return 0, 1
+        raise
+    return int(timers), int(fetches)
+
+
+def settled(page: Page, quiet_ms: int = 100) -> None:
+    """Once the page has nothing under way: no request of a page from ``new_page`` in flight
+    (the event stream left out, as "networkidle" cannot), no fetch or answer being read, and no
+    short timer pending (``PENDING``), for ``quiet_ms`` on end, which covers the steps between
+    an answer and what it starts next (a draw, an IndexedDB write). A short timer fires within
+    ``SHORT_TIMER_MS``: one still pending well past that, with nothing else under way, is held by
+    a clock the test installed (``page.clock``) and moves on only as the test moves it."""
     in_flight = _IN_FLIGHT[page]
     deadline = time.monotonic() + SETTLE_TIMEOUT
     quiet_since: float | None = None
+    timers_alone_since: float | None = None
     while True:
         now = time.monotonic()
-        if in_flight:
+        timers, fetches = _pending(page)
+        if in_flight or fetches or not timers:
+            timers_alone_since = None
+        elif timers_alone_since is None:
+            timers_alone_since = now
+        held = timers_alone_since is not None and now - timers_alone_since > SHORT_TIMER_MS / 500
+        if in_flight or fetches or (timers and not held):
             quiet_since = None
         elif quiet_since is None:
             quiet_since = now
         elif now - quiet_since >= quiet_ms / 1000:
             return
-        assert now < deadline, f"still in flight: {sorted(r.url for r in in_flight)}"
+        assert now < deadline, f"still under way: {sorted(r.url for r in in_flight)}"
         page.wait_for_timeout(20)  # lets Playwright deliver the request events meanwhile
 
 
