@@ -1,10 +1,13 @@
-"""The moves of test_console_every_move.py, which the console's tests of words drive too
+"""The moves of test_console_every_move.py, which the console's tests of words use too
 (tests/e2e/test_console_words.py): a classic game's steps in an order where each is
 recordable, with the set-up they need, and Millionaire Elite's own; what the steps read off
 the game, and a dialog's fields filled in.
 
 Imported as ``from every_move import ...`` (pytest puts ``tests/e2e`` on the path).
 """
+
+# The players' names are Cyrillic, which RUF001 would take for look-alikes of Latin letters.
+# ruff: noqa: RUF001
 
 from __future__ import annotations
 
@@ -21,6 +24,28 @@ with contextlib.suppress(ImportError):
 Fill = dict[str, Any]
 # A step: the type, and its fields (a callable reads them off the game as it stands).
 Step = tuple[str, Fill | Callable[[dict[str, Any]], Fill]]
+
+
+# The players and the game named in the reader's language: a Russian screen holds no Latin
+# letter but the box's own name (console_steps.problems).
+NAMES = {
+    "en-US": ["Ann", "Bob", "Cy", "Dan"],
+    "ru-RU": ["Аня", "Борис", "Вера", "Дима"],
+    "pl-PL": ["Ania", "Bartek", "Celina", "Darek"],
+}
+GAME_NAMES = {"en-US": "Friday", "ru-RU": "Пятница", "pl-PL": "Piątek"}
+
+
+def neutral(step: Step) -> Step:
+    """A step with its reason or note typed in no language's letters (the banker's own words
+    are shown as typed)."""
+    kind, given = step
+
+    def fields(game: dict[str, Any]) -> dict[str, Any]:
+        values = given(game) if callable(given) else given
+        return {k: "?" if k in ("reason", "note") else v for k, v in values.items()}
+
+    return kind, fields
 
 
 def last_seq_of(kind: str) -> Callable[[dict[str, Any]], Fill]:

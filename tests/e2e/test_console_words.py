@@ -1,11 +1,11 @@
 """Every word in the reader's language (issue 22): the history of games that record every
 transaction type (tests/every_type.py, recorded through the API), each row opened to its
-money, changes and basis, and the previews and toasts of moves recorded in the console, in
-English, Russian and Polish. No English word (the English dictionary's texts and the basis
-keys), no raw id (a deed's slug, an IOU's id, a field's name) in Russian or Polish, and no
-Latin letter at all in Russian (the players have Russian names, the deeds the rule set's
-Russian names). The plural forms, the currency word and the dates of the console's language,
-whatever the browser's.
+money, changes and basis, in English, Russian and Polish (the previews and toasts of every move
+recorded in the console are read as test_console_every_move.py drives them). No English word
+(the English dictionary's texts and the basis keys), no raw id (a deed's slug, an IOU's id, a
+field's name) in Russian or Polish, and no Latin letter at all in Russian (the players have
+Russian names, the deeds the rule set's Russian names). The plural forms, the currency word and
+the dates of the console's language, whatever the browser's.
 
 Needs what tests/e2e/test_console.py needs (Playwright for Python, /usr/bin/chromium).
 """
@@ -32,11 +32,7 @@ from console_steps import (
     record,
     words,
 )
-from every_move import CLASSIC as EVERY_CLASSIC
-from every_move import ELITE as EVERY_ELITE
-from every_move import Step as Step_
-from every_move import facts, set_up_classic
-from every_move import fill as every_move_fill
+from every_move import GAME_NAMES, NAMES
 from every_type import (
     CLASSIC,
     CLASSIC_OPTIONS,
@@ -51,13 +47,6 @@ pytestmark = pytest.mark.e2e
 with contextlib.suppress(ImportError):
     from playwright.sync_api import Browser, Page, expect
 
-NAMES = {
-    "en-US": ["Ann", "Bob", "Cy", "Dan"],
-    "ru-RU": ["Аня", "Борис", "Вера", "Дима"],
-    "pl-PL": ["Ania", "Bartek", "Celina", "Darek"],
-}
-# The game's name, as a family would give it.
-GAME_NAMES = {"en-US": "Friday", "ru-RU": "Пятница", "pl-PL": "Piątek"}
 # The history's rows, each opened, as the reader sees them (the hashes left out: hex digits).
 ROWS = """() => [...document.querySelectorAll('ol.txns details.txn')].map((row) => {
   const hash = row.querySelector('.hash');
@@ -147,67 +136,6 @@ def test_every_history_row_of_every_type_is_in_the_readers_words(
     assert plot[locale] in text
     assert re.search(rf"#\d+ {income}\b", text)
     assert start[locale] in text
-
-
-def neutral(step: Step_) -> Step_:
-    """A step of every_move.py with its reason or note typed in no language's
-    letters (the banker's own words are shown as typed)."""
-    kind, given = step
-
-    def fields(game: dict[str, Any]) -> dict[str, Any]:
-        values = given(game) if callable(given) else given
-        return {k: "?" if k in ("reason", "note") else v for k, v in values.items()}
-
-    return kind, fields
-
-
-def previewed(page: Page, server: Server, game: dict, steps: list[Step_]) -> dict[str, str]:
-    """Each step through its form in the console: the preview (the dry run's box) before it
-    is recorded, and the toast of the transaction recorded; by step."""
-    texts: dict[str, str] = {}
-    for index, (kind, given) in enumerate(steps):
-        state = facts(server, game)
-        page.get_by_test_id("all-moves").click()
-        page.get_by_test_id(f"move-{kind}").click()
-        dialog = page.locator("dialog[open]")
-        every_move_fill(page, dialog, given(state) if callable(given) else given)
-        quote = dialog.get_by_test_id("move-quote")
-        expect(quote.locator(":scope > *").first).to_be_visible()
-        expect(quote.locator(".problem")).to_have_count(0)
-        texts[f"{index} {kind} preview"] = quote.inner_text()
-        dialog.get_by_test_id("move-record").click()
-        expect(page.locator("dialog[open]")).to_have_count(0)
-        seq = state["last_seq"] + 1
-        toast = page.locator("#toasts .toast-ok > span", has_text=f"#{seq} ")
-        expect(toast).to_have_count(1)
-        texts[f"{index} {kind} toast"] = toast.inner_text()
-    return texts
-
-
-@pytest.mark.parametrize("locale", ["en-US", "ru-RU", "pl-PL"])
-def test_every_moves_preview_and_toast_is_in_the_readers_words(
-    browser: Browser, server: Server, request: pytest.FixtureRequest, locale: str
-) -> None:
-    # test_console_every_move.py's games: a classic one set up for each type, then Elite's.
-    names = NAMES[locale]
-    game = new_game(server, "classic", names, **CLASSIC_OPTIONS)
-    set_up_classic(server, game, reason="?")
-    elite = new_game(server, "millionaire-elite", names[:2])
-    page = new_page(browser, request, locale=locale)
-    open_table(page, server, game)
-    words = english_words(page, locale[:2]) if locale != "en-US" else set()
-
-    resolve = ("dispute_resolve", lambda g: {"dispute": g["open_disputes"][0], "note": "?"})
-    texts = previewed(page, server, game, [*map(neutral, EVERY_CLASSIC), resolve, ("finish", {})])
-    open_table(page, server, elite)
-    texts |= {f"Elite {k}": v for k, v in previewed(page, server, elite, EVERY_ELITE).items()}
-
-    assert len(texts) == 2 * (len(EVERY_CLASSIC) + 2 + len(EVERY_ELITE))
-    slugs = sorted(facts_deeds(server, game))
-    found = {
-        what: bad for what, text in texts.items() if (bad := problems(text, locale, words, slugs))
-    }
-    assert found == {}
 
 
 PLURALS = """async ([lang, key, counts]) => {
