@@ -309,25 +309,32 @@ OPEN_ALL = "() => { for (const d of document.querySelectorAll('details')) d.open
 
 
 class Sizes:
-    """The controls under 44 px of each screen looked at; its picture where one is found."""
+    """The controls under 44 px of each screen looked at, at each width of ``WIDTHS`` (the
+    screen as it is, the window made that wide: the console's layout is its CSS's); its
+    picture where one is found."""
 
-    def __init__(self, page: Page, out: Path, prefix: str) -> None:
-        self.page, self.out, self.prefix = page, out, prefix
-        self.small: dict[str, list[str]] = {}
+    def __init__(self, page: Page, out: Path, lang: str) -> None:
+        self.page, self.out, self.lang = page, out, lang
+        self.small: dict[int, dict[str, list[str]]] = {width: {} for width in WIDTHS}
         self.count = 0
 
     def look(self, name: str) -> None:
         self.count += 1
-        found: list[str] = self.page.evaluate(SMALL, TAP)
-        if found:
-            self.small[name] = found
-            slug = re.sub(r"\W+", "-", name).strip("-").lower()
-            path = self.out / f"small-{self.prefix}-{self.count:02d}-{slug}.png"
-            self.page.screenshot(path=path, full_page=not self.page.locator("dialog[open]").count())
+        for width in WIDTHS:
+            self.page.set_viewport_size({"width": width, "height": HEIGHT[width]})
+            self.page.evaluate(FRAMES)
+            found: list[str] = self.page.evaluate(SMALL, TAP)
+            if found:
+                self.small[width][name] = found
+                slug = re.sub(r"\W+", "-", name).strip("-").lower()
+                path = self.out / f"small-{width}-{self.lang}-{self.count:02d}-{slug}.png"
+                full = not self.page.locator("dialog[open]").count()
+                self.page.screenshot(path=path, full_page=full)
+        self.page.set_viewport_size({"width": WIDTHS[0], "height": HEIGHT[WIDTHS[0]]})
 
-    def report(self) -> str:
-        lines = [f"{name}: {line}" for name, found in self.small.items() for line in found]
-        return "\n".join([f"at {self.prefix}:", *lines, f"pictures in {self.out}"])
+    def report(self, width: int) -> str:
+        lines = [f"{name}: {line}" for name, found in self.small[width].items() for line in found]
+        return "\n".join([f"at {width}-{self.lang}:", *lines, f"pictures in {self.out}"])
 
 
 def in_the_dialog(page: Page, loading: str) -> None:
@@ -366,24 +373,41 @@ def every_move_of(
         close_dialog(page)
 
 
-@pytest.mark.parametrize("locale", LOCALES)
-@pytest.mark.parametrize("width", WIDTHS)
-def test_every_control_is_44_px_by_44_at_least(
+# Each language's walk, once in a test process: Sizes, by language.
+_WALKED: dict[str, Sizes] = {}
+
+
+def walked(
     browser: Browser,
     server: Server,
     game: dict,
     elite: dict,
     screenshots: Path,
     request: pytest.FixtureRequest,
-    width: int,
     locale: str,
-) -> None:
+) -> Sizes:
+    """Every screen and dialog of the console in one language, each measured at every width:
+    walked once, the first time a test of the language asks (the walk only reads)."""
+    if locale not in _WALKED:
+        _WALKED[locale] = walk(browser, server, game, elite, screenshots, request, locale)
+    return _WALKED[locale]
+
+
+def walk(
+    browser: Browser,
+    server: Server,
+    game: dict,
+    elite: dict,
+    screenshots: Path,
+    request: pytest.FixtureRequest,
+    locale: str,
+) -> Sizes:
     page = new_page(browser, request, locale=locale)
-    page.set_viewport_size({"width": width, "height": HEIGHT[width]})
+    page.set_viewport_size({"width": WIDTHS[0], "height": HEIGHT[WIDTHS[0]]})
     open_table(page, server, game)
     expect(page.locator("html")).to_have_attribute("lang", locale[:2])
     expect(page.locator("[data-testid=disputes] li.dispute")).to_have_count(1)
-    sizes = Sizes(page, screenshots, f"{width}-{locale[:2]}")
+    sizes = Sizes(page, screenshots, locale[:2])
     loading = page.evaluate(LOADING)
     sizes.look("table")
 
@@ -437,7 +461,24 @@ def test_every_control_is_44_px_by_44_at_least(
     page.evaluate(OPEN_ALL)
     sizes.look("player's page")
 
+    return sizes
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+@pytest.mark.parametrize("width", WIDTHS)
+def test_every_control_is_44_px_by_44_at_least(
+    browser: Browser,
+    server: Server,
+    game: dict,
+    elite: dict,
+    screenshots: Path,
+    request: pytest.FixtureRequest,
+    width: int,
+    locale: str,
+) -> None:
+    sizes = walked(browser, server, game, elite, screenshots, request, locale)
+
     # The table, the sheet and its moves, the table's, 2 disputes', Elite's table, sheet and
     # moves, 7 screens.
     assert sizes.count >= 40
-    assert sizes.small == {}, sizes.report()
+    assert sizes.small[width] == {}, sizes.report(width)
