@@ -60,6 +60,31 @@ def pytest_report_header(config: pytest.Config) -> list[str]:
     ]
 
 
+# The modules of the longest tests (a whole game in taps, every move in every language, the
+# loads against a server), run first: spread over the processes from the start, none of them
+# is left to run alone at the end of the run while the other processes wait (docs/testing.md).
+LONGEST_FIRST = (
+    "tests/e2e/test_console_family_game.py",
+    "tests/e2e/test_console_every_move.py",
+    "tests/e2e/test_console_touch.py",
+    "tests/e2e/test_console_words.py",
+    "tests/e2e/test_console_live.py",
+    "tests/e2e/test_heavy_reads.py",
+    "tests/e2e/test_slow_clients.py",
+    "tests/test_benchmarks.py",
+)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The longest tests' modules first, in ``LONGEST_FIRST``'s order; the rest as collected."""
+
+    def rank(item: pytest.Item) -> int:
+        path = item.nodeid.split("::", 1)[0]
+        return LONGEST_FIRST.index(path) if path in LONGEST_FIRST else len(LONGEST_FIRST)
+
+    items.sort(key=rank)  # stable: each module's tests keep their order
+
+
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     """Every test that asks for ``store`` (itself or through a fixture) runs on each store."""
     if "store" in metafunc.fixturenames:
