@@ -2,10 +2,19 @@
 ``test_console_disputes.py``, ``test_console_touch.py``): the sizes they open, the smallest
 touch target, the script that lists what is wrong with what a screen shows, the one that
 lists the controls smaller than a finger, and the one that finds a control something else
-takes the tap of.
+takes the tap of; and ``AtEachWidth``, which measures each screen of one walk at every width.
 
 Imported as ``from layout import ...`` (pytest puts ``tests/e2e`` on the path).
 """
+
+from __future__ import annotations
+
+import contextlib
+import re
+from pathlib import Path
+
+with contextlib.suppress(ImportError):
+    from playwright.sync_api import Page
 
 HEIGHT = {360: 740, 768: 1024, 1280: 800}  # px: the window's height at each width tested
 # Each width tested paired with a language of its own, for a test slow enough that the cross
@@ -253,3 +262,47 @@ COVERED = r"""() => {
   }
   return {count, found};
 }"""
+
+
+# The widths a screen is measured at: a phone, a tablet, a laptop.
+WIDTHS = [360, 768, 1280]
+# Two frames drawn: the page laid out anew (at the window's new width, or with room made for
+# what the dock holds: dom.js fits it before the frame that shows it is painted).
+FRAMES = "() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))"
+
+
+class AtEachWidth:
+    """What a script of this module (``check``, given ``TAP``) finds on each screen looked at,
+    at each width of ``WIDTHS``: the screen as it is, the window made that wide (the console's
+    layout is its CSS's), ``before`` run first at each width; a picture where asked, or where
+    anything is found. One walk of the console measures it at every width."""
+
+    def __init__(
+        self, page: Page, out: Path, lang: str, check: str, *, before: str = "", every: bool = False
+    ) -> None:
+        self.page, self.out, self.lang, self.check = page, out, lang, check
+        self.before, self.every = before, every
+        self.found: dict[int, dict[str, list[str]]] = {width: {} for width in WIDTHS}
+        self.count = 0
+
+    def look(self, name: str, *, picture: bool = False) -> None:
+        self.count += 1
+        for width in WIDTHS:
+            self.page.set_viewport_size({"width": width, "height": HEIGHT[width]})
+            self.page.evaluate(FRAMES)
+            if self.before:
+                self.page.evaluate(self.before)
+            found: list[str] = self.page.evaluate(self.check, TAP)
+            if found:
+                self.found[width][name] = found
+            if found or picture or self.every:
+                slug = re.sub(r"\W+", "-", name).strip("-").lower()
+                path = self.out / f"{width}-{self.lang}-{self.count:02d}-{slug}.png"
+                # A table in full; a dialog as the banker sees it, its own scroller at the top.
+                full = not self.page.locator("dialog[open]").count()
+                self.page.screenshot(path=path, full_page=full)
+        self.page.set_viewport_size({"width": WIDTHS[0], "height": HEIGHT[WIDTHS[0]]})
+
+    def report(self, width: int) -> str:
+        lines = [f"{name}: {line}" for name, each in self.found[width].items() for line in each]
+        return "\n".join([f"at {width}-{self.lang}:", *lines, f"pictures in {self.out}"])

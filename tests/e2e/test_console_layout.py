@@ -14,11 +14,12 @@ from __future__ import annotations
 import contextlib
 import os
 import re
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from console_steps import card, new_game, new_page, open_table, record
-from layout import HEIGHT, OFFENDERS, TAP
+from layout import HEIGHT, OFFENDERS, WIDTHS, AtEachWidth
 from server import Server
 
 pytestmark = pytest.mark.e2e
@@ -91,49 +92,7 @@ LONGEST_TILE = """() => {
 TO_THE_TOP = "() => { const d = document.querySelector('dialog[open]'); if (d) d.scrollTop = 0; }"
 
 
-# The widths each screen is measured at: a phone, a tablet, a laptop.
-WIDTHS = [360, 768, 1280]
-# Two frames drawn: the page laid out at the window's new width.
-FRAMES = "() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))"
-
-
-class Screens:
-    """The offenders of each screen looked at, at each width of ``WIDTHS`` (the screen as it
-    is, the window made that wide: the console's layout is its CSS's); its picture where asked,
-    or where found."""
-
-    def __init__(self, page: Page, out: Path, lang: str, *, every: bool) -> None:
-        self.page = page
-        self.out = out
-        self.lang = lang
-        self.every = every
-        self.offenders: dict[int, dict[str, list[str]]] = {width: {} for width in WIDTHS}
-        self.count = 0
-
-    def look(self, name: str, *, picture: bool = False) -> None:
-        self.count += 1
-        for width in WIDTHS:
-            self.page.set_viewport_size({"width": width, "height": HEIGHT[width]})
-            self.page.evaluate(FRAMES)
-            self.page.evaluate(TO_THE_TOP)
-            found = self.page.evaluate(OFFENDERS, TAP)
-            if found:
-                self.offenders[width][name] = found
-            if found or picture or self.every:
-                slug = re.sub(r"\W+", "-", name).strip("-").lower()
-                path = self.out / f"{width}-{self.lang}-{self.count:02d}-{slug}.png"
-                # A table in full; a dialog as the banker sees it, its own scroller at the top.
-                full = not self.page.locator("dialog[open]").count()
-                self.page.screenshot(path=path, full_page=full)
-        self.page.set_viewport_size({"width": WIDTHS[0], "height": HEIGHT[WIDTHS[0]]})
-
-    def report(self, width: int) -> str:
-        found = self.offenders[width]
-        lines = [f"{name}: {line}" for name, each in found.items() for line in each]
-        return "\n".join([f"at {width}-{self.lang}:", *lines, f"pictures in {self.out}"])
-
-
-def open_and_look(page: Page, screens: Screens, name: str, loading: str) -> None:
+def open_and_look(page: Page, screens: AtEachWidth, name: str, loading: str) -> None:
     """The dialog just opened, with its longest-named deed picked, looked at; then closed."""
     dialog = page.locator("dialog[open]")
     expect(dialog.locator("h2").first).to_have_text(re.compile(r"\S"))
@@ -154,30 +113,40 @@ def screenshots(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return out
 
 
-# Each language's walk, once in a test process: Screens, by language.
-_WALKED: dict[str, Screens] = {}
+# Each language's walk, once in a test process, by language.
+_WALKED: dict[str, AtEachWidth] = {}
 
 
-def walk(
+@pytest.fixture
+def walked(
     browser: Browser,
     server: Server,
     game: dict,
     elite: dict,
     screenshots: Path,
     request: pytest.FixtureRequest,
-    locale: str,
-) -> Screens:
-    """The table, its sheet and every dialog of its moves in one language, each measured at
+) -> Callable[[str], AtEachWidth]:
+    """The table, its sheet and every dialog of its moves in a language, each measured at
     every width: walked once, the first time a test of the language asks (the walk reads)."""
-    if locale in _WALKED:
+
+    def of(locale: str) -> AtEachWidth:
+        if locale not in _WALKED:
+            page = new_page(browser, request, locale=locale)
+            _WALKED[locale] = walk(page, server, game, elite, screenshots, locale)
         return _WALKED[locale]
-    page = new_page(browser, request, locale=locale)
+
+    return of
+
+
+def walk(
+    page: Page, server: Server, game: dict, elite: dict, screenshots: Path, locale: str
+) -> AtEachWidth:
     page.set_viewport_size({"width": WIDTHS[0], "height": HEIGHT[WIDTHS[0]]})
     open_table(page, server, game)
     expect(page.locator("html")).to_have_attribute("lang", locale[:2])
     expect(page.locator(".quick")).to_have_count(3 * 5)  # GO, rent, buy, pay, more each
     every = bool(os.environ.get("TABLEBANK_LAYOUT_SCREENSHOTS"))
-    screens = Screens(page, screenshots, locale[:2], every=every)
+    screens = AtEachWidth(page, screenshots, locale[:2], OFFENDERS, before=TO_THE_TOP, every=every)
     loading = page.evaluate(LOADING)
     screens.look("table", picture=True)
 
@@ -197,23 +166,15 @@ def walk(
         open_and_look(page, screens, move, loading)
     open_table(page, server, elite)
     screens.look("elite table", picture=True)
-    _WALKED[locale] = screens
     return screens
 
 
 @pytest.mark.parametrize("locale", ["en-US", "ru-RU", "pl-PL"])
 @pytest.mark.parametrize("width", WIDTHS)
 def test_no_control_is_clipped_overlapped_or_cut_off_on_the_table_and_in_its_dialogs(
-    browser: Browser,
-    server: Server,
-    game: dict,
-    elite: dict,
-    screenshots: Path,
-    request: pytest.FixtureRequest,
-    width: int,
-    locale: str,
+    walked: Callable[[str], AtEachWidth], width: int, locale: str
 ) -> None:
-    screens = walk(browser, server, game, elite, screenshots, request, locale)
+    screens = walked(locale)
 
     assert screens.count >= 19  # the tables, the sheet, its 13 moves and the table's 4
-    assert screens.offenders[width] == {}, screens.report(width)
+    assert screens.found[width] == {}, screens.report(width)

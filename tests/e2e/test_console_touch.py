@@ -25,6 +25,7 @@ from __future__ import annotations
 import contextlib
 import os
 import re
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -39,7 +40,7 @@ from console_steps import (
     record,
     settled,
 )
-from layout import COVERED, HEIGHT, SMALL, TAP
+from layout import COVERED, FRAMES, HEIGHT, SMALL, TAP, WIDTHS, AtEachWidth
 from server import Server
 
 pytestmark = pytest.mark.e2e
@@ -51,7 +52,6 @@ with contextlib.suppress(ImportError):
 LOCALES = ["en-US", "ru-RU", "pl-PL"]
 # 1,500 and a salary of 200 (docs/rules.md, GO), as each language writes it: $1,700, 1 700 $.
 SEVENTEEN_HUNDRED = re.compile(r"^\D*1[\s,.\u00a0\u202f]?700\D*$")
-WIDTHS = [360, 768, 1280]
 
 
 @pytest.fixture(scope="module")
@@ -114,9 +114,6 @@ SCROLL = """(y) => {
   (docked ? document.body : document.scrollingElement).scrollTop = y;
 }"""
 
-# Two frames drawn: the page has made room for what the dock holds (dom.js fits it before the
-# frame that shows it is painted).
-FRAMES = "() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))"
 
 # An element brought to the foot of the screen.
 TO_THE_FOOT = "(el) => el.scrollIntoView({block: 'end'})"
@@ -308,35 +305,6 @@ LOADING = """async () => (await import('/console/static/js/i18n.js')).t('loading
 OPEN_ALL = "() => { for (const d of document.querySelectorAll('details')) d.open = true; }"
 
 
-class Sizes:
-    """The controls under 44 px of each screen looked at, at each width of ``WIDTHS`` (the
-    screen as it is, the window made that wide: the console's layout is its CSS's); its
-    picture where one is found."""
-
-    def __init__(self, page: Page, out: Path, lang: str) -> None:
-        self.page, self.out, self.lang = page, out, lang
-        self.small: dict[int, dict[str, list[str]]] = {width: {} for width in WIDTHS}
-        self.count = 0
-
-    def look(self, name: str) -> None:
-        self.count += 1
-        for width in WIDTHS:
-            self.page.set_viewport_size({"width": width, "height": HEIGHT[width]})
-            self.page.evaluate(FRAMES)
-            found: list[str] = self.page.evaluate(SMALL, TAP)
-            if found:
-                self.small[width][name] = found
-                slug = re.sub(r"\W+", "-", name).strip("-").lower()
-                path = self.out / f"small-{width}-{self.lang}-{self.count:02d}-{slug}.png"
-                full = not self.page.locator("dialog[open]").count()
-                self.page.screenshot(path=path, full_page=full)
-        self.page.set_viewport_size({"width": WIDTHS[0], "height": HEIGHT[WIDTHS[0]]})
-
-    def report(self, width: int) -> str:
-        lines = [f"{name}: {line}" for name, found in self.small[width].items() for line in found]
-        return "\n".join([f"at {width}-{self.lang}:", *lines, f"pictures in {self.out}"])
-
-
 def in_the_dialog(page: Page, loading: str) -> None:
     """Waits for the dialog just opened to hold what it fetches."""
     dialog = page.locator("dialog[open]")
@@ -350,7 +318,7 @@ def close_dialog(page: Page) -> None:
 
 
 def every_move_of(
-    page: Page, sizes: Sizes, player: str, loading: str, *, prefix: str = "", lifts: str = ""
+    page: Page, sizes: AtEachWidth, player: str, loading: str, *, prefix: str = "", lifts: str = ""
 ) -> None:
     """The sheet of a player's More… and every move of it, measured; with `lifts`, his
     bankruptcy to that player too (the lifts of his mortgaged deeds)."""
@@ -373,10 +341,11 @@ def every_move_of(
         close_dialog(page)
 
 
-# Each language's walk, once in a test process: Sizes, by language.
-_WALKED: dict[str, Sizes] = {}
+# Each language's walk, once in a test process, by language.
+_WALKED: dict[str, AtEachWidth] = {}
 
 
+@pytest.fixture
 def walked(
     browser: Browser,
     server: Server,
@@ -384,30 +353,27 @@ def walked(
     elite: dict,
     screenshots: Path,
     request: pytest.FixtureRequest,
-    locale: str,
-) -> Sizes:
-    """Every screen and dialog of the console in one language, each measured at every width:
+) -> Callable[[str], AtEachWidth]:
+    """Every screen and dialog of the console in a language, each measured at every width:
     walked once, the first time a test of the language asks (the walk only reads)."""
-    if locale not in _WALKED:
-        _WALKED[locale] = walk(browser, server, game, elite, screenshots, request, locale)
-    return _WALKED[locale]
+
+    def of(locale: str) -> AtEachWidth:
+        if locale not in _WALKED:
+            page = new_page(browser, request, locale=locale)
+            _WALKED[locale] = walk(page, server, game, elite, screenshots, locale)
+        return _WALKED[locale]
+
+    return of
 
 
 def walk(
-    browser: Browser,
-    server: Server,
-    game: dict,
-    elite: dict,
-    screenshots: Path,
-    request: pytest.FixtureRequest,
-    locale: str,
-) -> Sizes:
-    page = new_page(browser, request, locale=locale)
+    page: Page, server: Server, game: dict, elite: dict, screenshots: Path, locale: str
+) -> AtEachWidth:
     page.set_viewport_size({"width": WIDTHS[0], "height": HEIGHT[WIDTHS[0]]})
     open_table(page, server, game)
     expect(page.locator("html")).to_have_attribute("lang", locale[:2])
     expect(page.locator("[data-testid=disputes] li.dispute")).to_have_count(1)
-    sizes = Sizes(page, screenshots, locale[:2])
+    sizes = AtEachWidth(page, screenshots, locale[:2], SMALL)
     loading = page.evaluate(LOADING)
     sizes.look("table")
 
@@ -467,18 +433,11 @@ def walk(
 @pytest.mark.parametrize("locale", LOCALES)
 @pytest.mark.parametrize("width", WIDTHS)
 def test_every_control_is_44_px_by_44_at_least(
-    browser: Browser,
-    server: Server,
-    game: dict,
-    elite: dict,
-    screenshots: Path,
-    request: pytest.FixtureRequest,
-    width: int,
-    locale: str,
+    walked: Callable[[str], AtEachWidth], width: int, locale: str
 ) -> None:
-    sizes = walked(browser, server, game, elite, screenshots, request, locale)
+    sizes = walked(locale)
 
     # The table, the sheet and its moves, the table's, 2 disputes', Elite's table, sheet and
     # moves, 7 screens.
     assert sizes.count >= 40
-    assert sizes.small[width] == {}, sizes.report(width)
+    assert sizes.found[width] == {}, sizes.report(width)
