@@ -398,3 +398,11 @@ def test_an_import_with_names_of_no_deed_is_refused(bank: TableBank) -> None:
 
     with pytest.raises(LedgerError, match=r"names\.ru\.red-square: no deed has this id"):
         bank.import_game(exported)
+
+
+@pytest.mark.parametrize("position", [-1, "first", 1001])
+def test_a_deed_s_position_is_a_whole_number_from_0(position: Any) -> None:
+    # Reached before only by random rule sets (issue 28 measured the coverage with and without).
+    document = changed(VILLAGE, lambda d: d["deeds"][0].update(position=position))
+
+    assert problems(document) == ["deeds[0].position: a whole number from 0"]

@@ -574,3 +574,24 @@ def test_an_old_export_imports_with_its_stored_state(
     assert {k: v for k, v in state.items() if k != "id"} == {
         k: v for k, v in expected.items() if k != "id"
     }
+
+
+def test_two_built_in_events_of_one_v1_name_are_refused_naming_both_modules(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import dataclasses
+
+    from ledger import transactions
+
+    class RentPaid(TransactionRecorded):
+        """A second RentPaid, as if a built-in family declared one again."""
+
+    RentPaid.__module__ = "ledger.transactions.money"
+    again = dataclasses.replace(REGISTRY["salary"], name="rent_again", event=RentPaid)
+    monkeypatch.setitem(REGISTRY, "rent_again", again)
+
+    named = (
+        r"two events named RentPaid in ledger\.transactions\.deeds and ledger\.transactions\.money"
+    )
+    with pytest.raises(ValueError, match=named):
+        transactions._v1_events()
