@@ -84,8 +84,10 @@ stress: install-test
 			$(TEST_ARGS) || exit $$?; \
 	done; echo "make stress: $(STRESS_RUNS) runs passed"
 
+# The dev extra holds the test extras too: `make test` after it installs nothing again.
 check: $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $(VENV)/.installed-test
 	$(BIN)/ruff check ledger schemas api tests
 	$(BIN)/ruff format --check ledger schemas api tests
 	$(BIN)/mypy
