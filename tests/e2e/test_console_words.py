@@ -54,12 +54,6 @@ ROWS = """() => [...document.querySelectorAll('ol.txns details.txn')].map((row) 
 })"""
 
 
-def facts_deeds(server: Server, game: dict) -> list[str]:
-    answer = server.call("GET", f"/api/v1/games/{game['id']}", None, game["banker_token"])
-    assert answer.status == 200, answer
-    return list(answer.body["properties"])
-
-
 def new_game(server: Server, ruleset: str, players: list[str], **options: Any) -> dict:
     """A game named in its players' language."""
     name = next(GAME_NAMES[locale] for locale, names in NAMES.items() if names[0] == players[0])

@@ -22,6 +22,7 @@ name the one that was lost. Every test of a stored game runs on each fixture's g
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import shutil
 import sqlite3
@@ -35,6 +36,7 @@ import pytest
 from eventsourcing.persistence import StoredEvent
 from eventsourcing.utils import resolve_topic
 
+from ledger import transactions
 from ledger.application import TableBank
 from ledger.exchange import verify_document
 from ledger.store import persistence_env
@@ -579,10 +581,6 @@ def test_an_old_export_imports_with_its_stored_state(
 def test_two_built_in_events_of_one_v1_name_are_refused_naming_both_modules(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    import dataclasses
-
-    from ledger import transactions
-
     class RentPaid(TransactionRecorded):
         """A second RentPaid, as if a built-in family declared one again."""
 
