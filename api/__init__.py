@@ -26,6 +26,7 @@ from api import (
 from api.audit import audit_blp, import_blp
 from api.bank import EXTENSION
 from api.console import console_blp
+from api.docs import docs_blp
 from api.framework import TableBankApi
 from api.games import game_blp, games_blp
 from api.health import health_blp
@@ -98,6 +99,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     ):
         api.register_blueprint(blueprint)
     app.register_blueprint(console_blp)  # pages, not API: kept out of the OpenAPI document
+    app.register_blueprint(docs_blp)  # the document as a page, at /api/v1/docs
     app.after_request(no_store_with_a_token)
     return app
 

@@ -2,8 +2,10 @@
 
 Server-sent events: each transaction is ``id: <seq>``, ``event: transaction`` and ``data:``
 the transaction as a POST answers it; ``Last-Event-ID: N`` or ``?after=N`` first sends every
-transaction after seq N. A comment line goes out at least every ``TABLEBANK_STREAM_KEEPALIVE``
-seconds (15), so that proxies keep the connection and a reader that left is noticed.
+transaction after seq N. Every event is dumped by ``schemas.events.StreamEventSchema``, which
+the OpenAPI document describes event by event. A comment line goes out at least every
+``TABLEBANK_STREAM_KEEPALIVE`` seconds (15), so that proxies keep the connection and a reader
+that left is noticed.
 The server takes a greenlet per connection (``tablebank serve``), so an open stream holds no
 thread; what a stream reads comes from this process's ``Feed``, which sees what any process
 recorded. The backlog is read a page at a time, each page only once the one before went out
@@ -14,7 +16,6 @@ bounded").
 
 from __future__ import annotations
 
-import json
 import os
 import socket
 import time
@@ -32,12 +33,22 @@ from api.limits import STREAMS, StreamCaps, client_key
 from api.offload import under_gevent
 from ledger.live import Follower
 from ledger.views import transaction_view
-from schemas.events import EventsHeadersSchema, EventsQuerySchema
+from schemas.events import EventsHeadersSchema, EventsQuerySchema, StreamEventSchema
 
 KEEPALIVE_SECONDS = 15.0
 # A stream ends after this long; the reader's EventSource comes back at once with
 # Last-Event-ID and misses nothing. It bounds what one connection holds on the server.
 MAX_SECONDS = 3600.0
+EVENTS = StreamEventSchema()
+# What the document says of the stream besides its events' schema.
+STREAM_DESCRIPTION = (
+    "Server-sent events. The schema is one event as the SSE standard parses it (OpenAPI 3.2's "
+    "`itemSchema`; in 3.1, as schemathesis reads it): `id`, `event` and `data`, whose JSON "
+    "`contentSchema` describes. The events after `Last-Event-ID` (or `?after`) come first, "
+    "then each as it is recorded. The stream opens with `retry: 2000` and a comment, which "
+    "make no event; a comment (`: keep-alive`) goes out at least every 15 s; after an hour "
+    "the stream ends and an EventSource comes back with `Last-Event-ID`."
+)
 
 
 @game_blp.route("/events")
@@ -45,9 +56,7 @@ class Events(MethodView):
     @game_blp.arguments(EventsQuerySchema, location="query", unknown=RAISE)
     @game_blp.arguments(EventsHeadersSchema, location="headers")
     @game_blp.response(
-        200,
-        content_type="text/event-stream",
-        description="`id: <seq>`, `event: transaction`, `data: <the transaction>`, then live",
+        200, StreamEventSchema, content_type="text/event-stream", description=STREAM_DESCRIPTION
     )
     @game_blp.alt_response(
         429,
@@ -146,7 +155,12 @@ def stream(follower: Follower, keepalive: float, lasting: float) -> Iterator[str
             yield ": keep-alive\n\n"
             continue
         yield "".join(
-            f"id: {txn['seq']}\nevent: transaction\n"
-            f"data: {json.dumps(transaction_view(txn), separators=(',', ':'))}\n\n"
+            sse({"id": str(txn["seq"]), "event": "transaction", "data": transaction_view(txn)})
             for txn in batch
         )
+
+
+def sse(event: dict[str, Any]) -> str:
+    """The text of one event, dumped by the schema its name has (its data one line of JSON)."""
+    dumped = EVENTS.dump(event)
+    return f"id: {dumped['id']}\nevent: {dumped['event']}\ndata: {dumped['data']}\n\n"

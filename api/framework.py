@@ -3,7 +3,8 @@
 - ``Blueprint`` parses bodies with ``JSONParser``: malformed JSON, or a body that is not
   JSON, is a 422 validation error like any other, never a 400 or a 500.
 - ``TableBankApi`` answers every HTTP error as a problem and documents the typed transaction
-  body as a ``oneOf`` of its per-type schemas, with a ``discriminator`` on ``type``.
+  body as a ``oneOf`` of its per-type schemas, with a ``discriminator`` on ``type`` (an event
+  of the stream likewise, on ``event``).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from webargs.flaskparser import FlaskParser, abort, is_json_request
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
 from api.errors import PROBLEM_JSON, http_problem, problem_codes
+from schemas.events import JsonText
 from schemas.fields import Cursor, surrogate_in
 from schemas.problems import REFUSAL, ProblemSchema, conflict_schema, refusal_components
 
@@ -36,14 +38,6 @@ NO_STORE_HEADER = {
     "description": "`no-store`: no cache, a shared device's or a proxy's, keeps the answer",
     "required": True,
     "schema": {"type": "string", "enum": ["no-store"]},
-}
-# The body of the event stream: server-sent events, one a transaction.
-EVENT_STREAM = {
-    "type": "string",
-    "description": "Server-sent events: for each transaction `id: <seq>`, `event: "
-    "transaction` and `data: ` the transaction as a POST answered it (the Transaction "
-    "schema, one line of JSON), then a blank line; a comment (`: keep-alive`) at least every "
-    "15 s; `retry: 2000` first.",
 }
 BEARER = "bearer"  # the security scheme: a banker's or player's token of the game in the path
 ADMIN = "admin"  # the server's admin token (tablebank serve --admin-token-file)
@@ -110,8 +104,10 @@ class Blueprint(flask_smorest.Blueprint):
 
 
 class OneOfConverter(OpenAPIConverter):
-    """Documents a schema with a ``type_schemas`` dispatch table as a ``oneOf`` of them, and
-    what a ``Dict`` field refuses (``dict_keys2properties``)."""
+    """Documents a schema with a ``type_schemas`` dispatch table as a ``oneOf`` of them
+    (discriminated by its ``type_key``, else ``type``), what a ``Dict`` field refuses
+    (``dict_keys2properties``) and the JSON a ``JsonText`` field carries
+    (``json_text2properties``)."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -120,6 +116,7 @@ class OneOfConverter(OpenAPIConverter):
     def init_attribute_functions(self) -> None:
         super().init_attribute_functions()
         self.add_attribute_function(dict_keys2properties)
+        self.add_attribute_function(json_text2properties)
 
     def schema2jsonschema(self, schema: Any) -> dict[str, Any]:
         type_schemas = getattr(schema, "type_schemas", None)
@@ -129,7 +126,7 @@ class OneOfConverter(OpenAPIConverter):
         return {
             "oneOf": list(refs.values()),
             "discriminator": {
-                "propertyName": "type",
+                "propertyName": getattr(schema, "type_key", "type"),
                 "mapping": {kind: ref["$ref"] for kind, ref in refs.items()},
             },
         }
@@ -154,6 +151,21 @@ def dict_keys2properties(
         if names:
             out["propertyNames"] = names
     return out
+
+
+def json_text2properties(
+    converter: OpenAPIConverter, field: Any, ret: dict[str, Any], **kwargs: Any
+) -> dict[str, Any]:
+    """A ``JsonText`` field (an event's ``data``): a string whose content is JSON of its
+    schema, said with JSON Schema's ``contentMediaType`` and ``contentSchema``, which OpenAPI
+    3.1 and 3.2 keep for a value encoded in a string (schemathesis decodes and checks it)."""
+    if not isinstance(field, JsonText):
+        return {}
+    return {
+        "type": "string",
+        "contentMediaType": "application/json",
+        "contentSchema": converter.resolve_nested_schema(field.schema),
+    }
 
 
 class TableBankMarshmallowPlugin(MarshmallowPlugin):
@@ -205,8 +217,6 @@ class ProblemResponsesPlugin(BasePlugin):
                 # Open to all, but on a server with --admin-token-file only to that token.
                 operation.setdefault("security", [{}, {ADMIN: []}])
             by_status = {str(status): response for status, response in responses.items()}
-            if path is not None and path.endswith("/events") and "200" in by_status:
-                by_status["200"]["content"] = {"text/event-stream": {"schema": EVENT_STREAM}}
             if method == "post" and "201" in by_status:
                 headers = by_status["201"].setdefault("headers", {})
                 headers["Location"] = {

@@ -403,12 +403,6 @@ def test_a_page_s_next_and_the_after_it_feeds_are_one_type(document):
         assert nxt["pattern"] == after["schema"]["pattern"] == "^[0-9]{1,10}$", path
 
 
-def test_the_event_stream_answers_text_event_stream(document):
-    answer = document["paths"]["/api/v1/games/{game}/events"]["get"]["responses"]["200"]
-    assert list(answer["content"]) == ["text/event-stream"]
-    assert "event: transaction" in answer["content"]["text/event-stream"]["schema"]["description"]
-
-
 def test_refusals_are_problems_whole_and_ious_are_typed(document):
     schemas = document["components"]["schemas"]
     not_owner = schemas["RefusalNotOwner"]

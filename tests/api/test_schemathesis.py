@@ -190,6 +190,14 @@ class Arena:
                     case.query[name] = pick(case.query[name], choices)
             if "seq" in case.query:
                 case.query["seq"] = self.seq(case.query["seq"])
+        if case.path.endswith("/events"):
+            # From a seq of the game, so that the stream sends events, each checked against
+            # the document (the stream is cut after a moment: see ``arena``).
+            if "after" in (case.query or {}):
+                case.query["after"] = self.seq(case.query["after"])
+            last = (case.headers or {}).get("Last-Event-ID")
+            if isinstance(last, str) and last.isdigit():
+                case.headers["Last-Event-ID"] = str(self.seq(int(last)))
         if case.path.endswith("/transactions") and case.method.upper() == "POST":
             case.body = self.aim_body(case.body)
             # Generated keys repeat ("0", ""), and a generated If-Match never names the game's
@@ -257,8 +265,9 @@ def is_uuid(value: Any) -> bool:
 @pytest.fixture(scope="module")
 def arena(store: Any) -> Iterator[Arena]:
     db = store.new()
-    # An event stream is cut at once: the fuzzer reads each answer whole.
-    app = create_app({"TESTING": True, "TABLEBANK_DB": db, "TABLEBANK_STREAM_MAX_SECONDS": 0})
+    # An event stream is cut after a moment, its backlog sent: the fuzzer reads each answer
+    # whole, and checks each event against the document.
+    app = create_app({"TESTING": True, "TABLEBANK_DB": db, "TABLEBANK_STREAM_MAX_SECONDS": 0.05})
     RUN_APP.app = app
     yield Arena(app)
     RUN_APP.app = None
