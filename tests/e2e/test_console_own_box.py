@@ -45,13 +45,14 @@ def _posted_games(page: Page) -> list[int]:
     return statuses
 
 
+@pytest.mark.parametrize("locale", ["en-US", "ru-RU", "pl-PL"])
 def test_a_box_with_1000_starting_cash_and_100_salary_at_360_px(
-    browser: Browser, server: Server, request: pytest.FixtureRequest
+    browser: Browser, server: Server, request: pytest.FixtureRequest, locale: str
 ) -> None:
-    page = new_page(browser, request)  # 360 px wide
+    page = new_page(browser, request, locale=locale)  # 360 px wide
     _new_game_screen(page, server)
-    cash = page.get_by_label("Starting cash", exact=True)
-    salary = page.get_by_label("Salary", exact=True)
+    cash = page.get_by_label(words(page, "pm_starting_cash"), exact=True)
+    salary = page.get_by_label(words(page, "pm_salary"), exact=True)
     expect(cash).to_have_value("1500")  # classic's, as the rule set gives it
     expect(salary).to_have_value("200")
 
