@@ -32,7 +32,7 @@ from api.games import game_blp, games_blp
 from api.health import health_blp
 from api.limits import LIMITER, STREAMS, STREAMS_PER_ADDRESS, StreamCaps, game_limiter
 from api.offload import DEFAULT_SLOTS, POOL, CpuPool, gather_writes
-from api.rulesets import rulesets_blp
+from api.rulesets import parameters_blp, rulesets_blp
 from api.transactions import transactions_blp
 from ledger.application import TableBank
 from ledger.store import DEFAULT_DB, persistence_env
@@ -95,6 +95,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         transactions_blp,
         audit_blp,
         rulesets_blp,
+        parameters_blp,
         health_blp,
     ):
         api.register_blueprint(blueprint)

@@ -8,10 +8,16 @@ from flask.views import MethodView
 
 from api.bank import tablebank
 from api.framework import Blueprint
-from schemas.rulesets import RuleSetListSchema, RuleSetSchema
+from schemas.rulesets import ParameterListSchema, RuleSetListSchema, RuleSetSchema
 
 rulesets_blp = Blueprint(
     "rulesets", __name__, url_prefix="/api/v1/rulesets", description="The rule sets."
+)
+parameters_blp = Blueprint(
+    "parameters",
+    __name__,
+    url_prefix="/api/v1/parameters",
+    description="The parameters a rule set may give.",
 )
 
 
@@ -32,3 +38,12 @@ class RuleSet(MethodView):
     def get(self, name: str) -> Any:
         """One rule set: its board, deeds (with their ids), parameters and options."""
         return tablebank().ruleset(name)
+
+
+@parameters_blp.route("")
+class Parameters(MethodView):
+    @parameters_blp.response(200, ParameterListSchema)
+    @parameters_blp.doc(operationId="list_parameters")
+    def get(self) -> Any:
+        """Every parameter a rule set may give, as the server checks documents with them."""
+        return {"parameters": tablebank().parameters()}

@@ -92,6 +92,7 @@ class TableBank:
     # -- reading ------------------------------------------------------------------------------
     rulesets = Part("reading", Reading.rulesets)
     ruleset = Part("reading", Reading.ruleset)
+    parameters = Part("reading", Reading.parameters)
     game = Part("reading", Reading.game)
     game_ruleset = Part("reading", Reading.game_ruleset)
     moves = Part("reading", Reading.moves)

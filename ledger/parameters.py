@@ -67,6 +67,15 @@ WHOLES = "wholes"  # a list of whole numbers from low to high
 PRICES = "prices"  # an object of name -> a whole number from low to high
 KEYS = "keys"  # a list of keys of the parameter ``of``; null: those of ``legacy`` it has
 KINDS = frozenset({WHOLE, WHOLE_OR_NULL, BOOLEAN, CHOICE, VARIANT, WHOLES, PRICES, KEYS})
+NUMERIC = frozenset({WHOLE, WHOLE_OR_NULL, WHOLES, PRICES})  # the kinds that hold whole numbers
+
+# What a numeric parameter's whole numbers count: the ledger checks them alike, but a form
+# (the console's "your own box") offers money figures, not a percentage or a count, and shows
+# each in its own way. ``GET /api/v1/parameters`` publishes it as the parameter's ``kind``.
+AMOUNT = "amount"  # money, in the box's currency
+PERCENT = "percent"  # a percentage, 0 to 100
+NUMBER = "number"  # a count or a multiplier: not money
+UNITS = frozenset({AMOUNT, PERCENT, NUMBER})
 
 MAX_FIGURE = 10**9  # the largest amount of any box
 MAX_SUPPLY = 10**6  # the most houses or hotels a Bank holds
@@ -105,6 +114,7 @@ class Parameter:
     at_most: str = ""  # another parameter this one may not exceed (a second check)
     of: str = ""  # KEYS: the parameter whose keys it lists
     legacy: tuple[str, ...] = ()  # KEYS: the keys a null (or left out) stands for
+    unit: str = ""  # NUMERIC: what its whole numbers count (AMOUNT, PERCENT or NUMBER)
 
     @property
     def required(self) -> bool:
@@ -186,27 +196,34 @@ _FAIRPLAY = "The fair-play audit: "
 # In the order a document's parameters are checked (and their problems listed).
 PARAMETERS: dict[str, Parameter] = registry(
     # -- the classic game's figures, which a complete document gives ---------------------------
-    Parameter("starting_cash", WHOLE, "What each player gets from the Bank at set-up.", low=1),
+    Parameter(
+        "starting_cash", WHOLE, "What each player gets from the Bank at set-up.", low=1, unit=AMOUNT
+    ),
     Parameter(
         "salary",
         WHOLE,
         "What the Bank pays a player passing or landing on GO (in Millionaire Elite, the base "
         "of the round income).",
+        unit=AMOUNT,
     ),
-    Parameter("jail_fine", WHOLE, "The fine to leave jail."),
+    Parameter("jail_fine", WHOLE, "The fine to leave jail.", unit=AMOUNT),
     Parameter(
         "luxury_tax",
         WHOLE,
         "The luxury tax: the default of the `luxury_tax` option, which a game may change.",
         variants=frozenset({CLASSIC}),
+        unit=AMOUNT,
     ),
-    Parameter("income_tax_flat", WHOLE, "The flat income tax.", variants=frozenset({CLASSIC})),
+    Parameter(
+        "income_tax_flat", WHOLE, "The flat income tax.", variants=frozenset({CLASSIC}), unit=AMOUNT
+    ),
     Parameter(
         "income_tax_percent",
         WHOLE,
         "The income tax as a percentage of total worth, rounded half up.",
         high=100,
         variants=frozenset({CLASSIC}),
+        unit=PERCENT,
     ),
     Parameter(
         "max_houses",
@@ -214,6 +231,7 @@ PARAMETERS: dict[str, Parameter] = registry(
         "The most houses on one street; a street has `max_houses` + 2 rents.",
         low=1,
         high=10,
+        unit=NUMBER,
     ),
     Parameter(
         "houses_before_hotel",
@@ -222,6 +240,7 @@ PARAMETERS: dict[str, Parameter] = registry(
         low=1,
         high=10,
         at_most="max_houses",
+        unit=NUMBER,
     ),
     Parameter(
         "mortgage_interest_percent",
@@ -229,6 +248,7 @@ PARAMETERS: dict[str, Parameter] = registry(
         "The interest on lifting a mortgage, and the fee on receiving a mortgaged deed, "
         "rounded half up.",
         high=100,
+        unit=PERCENT,
     ),
     # -- the supply of buildings ----------------------------------------------------------------
     Parameter(
@@ -238,6 +258,7 @@ PARAMETERS: dict[str, Parameter] = registry(
         default=None,
         high=MAX_SUPPLY,
         null_means="no limit",
+        unit=NUMBER,
     ),
     Parameter(
         "hotels",
@@ -246,6 +267,7 @@ PARAMETERS: dict[str, Parameter] = registry(
         default=None,
         high=MAX_SUPPLY,
         null_means="no limit",
+        unit=NUMBER,
     ),
     # -- what a document may leave out ----------------------------------------------------------
     Parameter(
@@ -283,6 +305,7 @@ PARAMETERS: dict[str, Parameter] = registry(
         '"far below value".',
         default=50,
         high=100,
+        unit=PERCENT,
     ),
     Parameter(
         "fairplay_shift_percent",
@@ -291,6 +314,7 @@ PARAMETERS: dict[str, Parameter] = registry(
         "shifts the balance of power.",
         default=10,
         high=100,
+        unit=PERCENT,
     ),
     Parameter(
         "fairplay_distress_percent",
@@ -299,6 +323,7 @@ PARAMETERS: dict[str, Parameter] = registry(
         "is about to go bankrupt.",
         default=10,
         high=100,
+        unit=PERCENT,
     ),
     Parameter(
         "pot_seed",
@@ -307,6 +332,7 @@ PARAMETERS: dict[str, Parameter] = registry(
         default=0,
         open_ended=True,
         variants=ONLY_ELITE,
+        unit=AMOUNT,
     ),
     Parameter(
         "share_price",
@@ -315,6 +341,7 @@ PARAMETERS: dict[str, Parameter] = registry(
         default=100,
         open_ended=True,
         variants=ONLY_ELITE,
+        unit=AMOUNT,
     ),
     Parameter(
         "share_tax",
@@ -323,6 +350,7 @@ PARAMETERS: dict[str, Parameter] = registry(
         default=10,
         open_ended=True,
         variants=ONLY_ELITE,
+        unit=AMOUNT,
     ),
     Parameter(
         "share_point",
@@ -331,6 +359,7 @@ PARAMETERS: dict[str, Parameter] = registry(
         default=10,
         open_ended=True,
         variants=ONLY_ELITE,
+        unit=AMOUNT,
     ),
     Parameter(
         "share_income_percent",
@@ -339,6 +368,7 @@ PARAMETERS: dict[str, Parameter] = registry(
         default=20,
         high=100,
         variants=ONLY_ELITE,
+        unit=PERCENT,
     ),
     Parameter(
         "policies",
@@ -347,6 +377,7 @@ PARAMETERS: dict[str, Parameter] = registry(
         default={},
         low=1,
         variants=ONLY_ELITE,
+        unit=AMOUNT,
     ),
     Parameter(
         "policies_ending_at_start",
@@ -371,11 +402,13 @@ PARAMETERS: dict[str, Parameter] = registry(
         WHOLES,
         "Rent by the number of railroads of the group the owner holds: entry 1 for one, "
         "entry 2 for two, and so on.",
+        unit=AMOUNT,
     ),
     Parameter(
         "utility_multipliers",
         WHOLES,
         "Utility rent: the dice times the multiplier of the number of utilities of the group held.",
+        unit=NUMBER,
     ),
     # -- what a document may leave out (continued) ----------------------------------------------
     Parameter(
@@ -384,6 +417,7 @@ PARAMETERS: dict[str, Parameter] = registry(
         "How many deeds each player is dealt at set-up and pays for at the printed price.",
         default=0,
         high=10,
+        unit=NUMBER,
     ),
     Parameter(
         "ends_after_bankruptcies",
@@ -392,6 +426,7 @@ PARAMETERS: dict[str, Parameter] = registry(
         default=None,
         low=1,
         high=7,
+        unit=NUMBER,
     ),
     Parameter(
         "bankrupt_buildings_to_creditor",
@@ -408,6 +443,22 @@ PARAMETERS: dict[str, Parameter] = registry(
         choices=("half_up",),
     ),
 )
+
+
+def published_kind(p: Parameter) -> str:
+    """The parameter's ``kind`` as ``GET /api/v1/parameters`` publishes it (docs/api.md,
+    "Parameters"): a whole number is its unit (``amount``, ``percent``, ``number``); a list of
+    them ``list`` and an object of them ``object`` (their unit in ``entries``); a list of another
+    parameter's keys ``list`` too; a yes-or-no ``boolean``; a variant or a choice ``choice``."""
+    if p.kind in (WHOLE, WHOLE_OR_NULL):
+        return p.unit
+    if p.kind in (WHOLES, KEYS):
+        return "list"
+    if p.kind == PRICES:
+        return "object"
+    if p.kind == BOOLEAN:
+        return "boolean"
+    return "choice"
 
 
 def defaults() -> dict[str, Any]:
@@ -457,6 +508,8 @@ def check_registry() -> None:
             raise TypeError(f"parameter {name}: lists the keys of an object parameter before it")
         if p.at_most and not (p.at_most in before and PARAMETERS[p.at_most].kind == WHOLE):
             raise TypeError(f"parameter {name}: at most a whole parameter before it")
+        if (p.unit in UNITS) != (p.kind in NUMERIC) or (p.unit == PERCENT and p.high > 100):
+            raise TypeError(f"parameter {name}: a unit of {sorted(UNITS)}, only and always numeric")
         if not (p.description.endswith(".") and "\n" not in p.description):
             raise TypeError(f"parameter {name}: a description of one sentence")
         if not p.required and not p.accepts(p.default, defaults()):

@@ -20,6 +20,7 @@ from ledger.fairplay import fairplay_flags
 from ledger.game import Game
 from ledger.live import Feed, Follower
 from ledger.moves import NOT_VOIDABLE, moves_of
+from ledger.parameters import CLASSIC
 from ledger.ruleset import BUILT_IN, RuleSet, built_in
 from ledger.state import State
 from ledger.stats import game_stats
@@ -29,6 +30,7 @@ from ledger.transactions import TransactionRecorded
 from ledger.views import (
     game_view,
     game_view_version,
+    parameters_view,
     ruleset_view,
     transaction_view,
     version_after,
@@ -130,6 +132,12 @@ class Reading:
         if rs is None:
             raise NotFound(f"no rule set {name!r}")
         return ruleset_view(rs)
+
+    def parameters(self) -> list[dict[str, Any]]:
+        """Every parameter a rule set may give, as the ledger checks them (``PARAMETERS``)."""
+        classic = built_in(CLASSIC)
+        assert classic is not None
+        return parameters_view(classic)
 
     def game(self, game_id: UUID | str, seq: int | None = None) -> dict[str, Any]:
         """The game's state now, or as it stood right after transaction ``seq``."""

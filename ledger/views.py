@@ -11,6 +11,17 @@ from typing import Any
 
 from ledger import rules
 from ledger.game import Game
+from ledger.parameters import (
+    KEYS,
+    KNOWN_VARIANTS,
+    NUMERIC,
+    PARAMETERS,
+    PRICES,
+    WHOLE_OR_NULL,
+    WHOLES,
+    Parameter,
+    published_kind,
+)
 from ledger.ruleset import RuleSet
 
 # A dispute as the game shows it (API.md v1.1, "Disputes").
@@ -102,6 +113,37 @@ def game_view_version(game: Game) -> str:
 def version_after(head: str) -> str:
     """The version of a game whose head (its last transaction's hash) is ``head``."""
     return head[:16]
+
+
+def parameters_view(classic: RuleSet) -> list[dict[str, Any]]:
+    """Every rule-set parameter as ``GET /api/v1/parameters`` publishes it, in the order a
+    document's are checked; ``classic``, the classic rule set, gives the default of those a
+    complete document must give (the registry has none for them)."""
+    return [parameter_view(p, classic) for p in PARAMETERS.values()]
+
+
+def parameter_view(p: Parameter, classic: RuleSet) -> dict[str, Any]:
+    """One parameter, published: its kind, default, bounds, choices, variants and meaning."""
+    numeric = p.kind in NUMERIC
+    view: dict[str, Any] = {
+        "name": p.name,
+        "kind": published_kind(p),
+        "default": classic.params[p.name] if p.required else p.default,
+        "required": p.required,
+        "nullable": p.kind in (WHOLE_OR_NULL, KEYS),
+        # The bounds of each whole number it holds (of a list's or an object's too).
+        "min": p.low if numeric else None,
+        "max": p.high if numeric else None,
+        "variants": [v for v in KNOWN_VARIANTS if v in p.variants],
+        "description": p.description,
+    }
+    if p.choices:
+        view["choices"] = list(p.choices)
+    if p.kind in (WHOLES, PRICES):
+        view["entries"] = p.unit
+    if p.kind == KEYS:
+        view.update(entries="key", of=p.of)
+    return view
 
 
 def ruleset_view(rs: RuleSet) -> dict[str, Any]:

@@ -167,6 +167,61 @@ class RuleSetListSchema(Schema):
     items = fields.List(fields.Nested(RuleSetSchema))
 
 
+# -- the parameters as the server publishes them (GET /api/v1/parameters) -----------------------
+
+PUBLISHED_KINDS = ("amount", "percent", "number", "boolean", "choice", "list", "object")
+
+
+@answer("choices", "entries", "of")
+class ParameterSchema(Schema):
+    """One parameter of ``ledger.parameters.PARAMETERS``, as a form is built from it."""
+
+    name = fields.String(metadata={"description": "its key in a document's `parameters`"})
+    kind = fields.String(
+        validate=validate.OneOf(PUBLISHED_KINDS),
+        metadata={
+            "description": "amount: money, a whole number of the box's currency; percent: a "
+            "whole percentage; number: a whole count or multiplier; boolean; choice: one of "
+            "`choices`; list: of `entries`; object: name -> `entries`"
+        },
+    )
+    default = fields.Raw(
+        allow_none=True,
+        metadata={
+            "description": "what a document that leaves it out gets; where a complete document "
+            "must give it (`required`), the classic rule set's value"
+        },
+    )
+    required = fields.Boolean(metadata={"description": "a complete document must give it"})
+    nullable = fields.Boolean(metadata={"description": "null is a value it takes"})
+    min = fields.Integer(
+        allow_none=True,
+        metadata={
+            "description": "the least whole number it holds (each one of a list's or an "
+            "object's); null: it holds none"
+        },
+    )
+    max = fields.Integer(
+        allow_none=True, metadata={"description": "the largest, as `min`; null: it holds none"}
+    )
+    variants = fields.List(
+        fields.String(),
+        metadata={"description": "the variants whose rules read it (`variant`'s choices)"},
+    )
+    description = fields.String(metadata={"description": "what it means, in one sentence"})
+    choices = fields.List(fields.String(), metadata={"description": "a choice's values"})
+    entries = fields.String(
+        validate=validate.OneOf(("amount", "number", "key")),
+        metadata={"description": "what each entry of a list or an object is; key: a key of `of`"},
+    )
+    of = fields.String(metadata={"description": "the parameter whose keys a list of keys names"})
+
+
+@answer()
+class ParameterListSchema(Schema):
+    parameters = fields.List(fields.Nested(ParameterSchema))
+
+
 # -- a banker's own rule set, as given when a game is created -----------------------------------
 
 

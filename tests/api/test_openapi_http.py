@@ -46,6 +46,7 @@ def test_document_lists_every_path(document):
         "/api/v1/games/import",
         "/api/v1/rulesets",
         "/api/v1/rulesets/{name}",
+        "/api/v1/parameters",
         "/healthz",
     }
 
@@ -234,6 +235,7 @@ OPERATION_IDS = {
     ("get", "/api/v1/games/{game}/moves"): "list_moves",
     ("get", "/api/v1/rulesets"): "list_rulesets",
     ("get", "/api/v1/rulesets/{name}"): "get_ruleset",
+    ("get", "/api/v1/parameters"): "list_parameters",
     ("get", "/healthz"): "get_health",
 }
 

@@ -409,12 +409,14 @@ def walk(
     sizes.look("elite table")
     every_move_of(page, sizes, "p1", loading, prefix="elite: ")
 
-    # A new short game dealt at the table: the options, the seats and the deed pickers.
+    # A new short game dealt at the table: the options, the seats, the deed pickers, its own box.
     goto(page, f"{server.base}/#/new")
     expect(page.get_by_test_id("create-game")).to_be_visible()
     page.locator("select[name=ruleset]").select_option("short")
     page.locator("#deal-at-table").check()
     expect(page.locator(".deal .tile").first).to_be_visible()
+    page.locator("#own-box").check()  # and its own box's money fields
+    expect(page.locator("input[name=starting_cash]")).to_be_visible()
     sizes.look("new game")
     page.goto(f"{server.base}/#/")
     expect(page.locator(".game-list li")).to_have_count(1)

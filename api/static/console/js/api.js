@@ -108,6 +108,7 @@ export class Api {
 
   rulesets() { return this.get('/rulesets'); }
   ruleset(name) { return this.get(`/rulesets/${encodeURIComponent(name)}`); }
+  parameters() { return this.get('/parameters'); }
   /** The game's own rule set: a built-in one or the game's own document. */
   gameRuleset(id) { return this.get(`/games/${id}/ruleset`); }
 

@@ -25,6 +25,7 @@ import {turnsCard} from './turns.js';
 import {loadMoves, movesKey} from './moves.js';
 import {themeSwitch} from './theme.js';
 import {keepGameSection, openFileSection} from './files.js';
+import {ownBox, loadParameters} from './ownbox.js';
 
 const main = document.getElementById('main');
 const top = document.getElementById('top');
@@ -239,7 +240,7 @@ async function openLink(id, token, playerParts) {
 async function newGameScreen(stale = () => false) {
   current = null;
   topbar(null);
-  const {items} = await new Api().rulesets();
+  const [{items}, parameters] = await Promise.all([new Api().rulesets(), loadParameters(new Api())]);
   if (stale()) return;
   for (const rs of items) rulesetCache.set(rs.name, rs);
   const name = h('input', {type: 'text', name: 'name', required: true,
@@ -252,6 +253,7 @@ async function newGameScreen(stale = () => false) {
   const dealBox = h('div', {});
   const deal = new Map(); // seat index -> deed ids dealt at the table, when the banker deals
   const about = h('p', {class: 'muted small'});
+  const box = ownBox(parameters);
   const errorBox = h('div', {});
   const relabel = () => {
     [...playersBox.querySelectorAll('input')].forEach((i, n) => i.setAttribute('aria-label', t('player_n', {n: n + 1})));
@@ -330,10 +332,11 @@ async function newGameScreen(stale = () => false) {
       h('p', {class: 'muted small'}, t('deal_hint')), pickers));
   };
   atTable.addEventListener('change', drawDeal);
-  rsSelect.addEventListener('change', () => { deal.clear(); drawOptions(); drawDeal(); });
+  rsSelect.addEventListener('change', () => { deal.clear(); drawOptions(); drawDeal(); box.draw(rulesetCache.get(rsSelect.value)); });
   ['Ann', 'Bob', 'Cy'].forEach(() => addPlayer(''));
   drawOptions();
   drawDeal();
+  box.draw(rulesetCache.get(rsSelect.value));
   const create = h('button', {type: 'submit', class: 'primary', dataset: {testid: 'create-game'}}, t('create_game'));
   const form = h('form', {class: 'card', novalidate: true, onsubmit: async (ev) => {
     ev.preventDefault();
@@ -359,6 +362,8 @@ async function newGameScreen(stale = () => false) {
       if (value !== opt.default) options[key] = value;
     }
     const body = {name: name.value.trim() || t('game'), ruleset: rs.name, players, options};
+    const own = box.toSend(rs);
+    if (own) Object.assign(body, {ruleset: own.name, ruleset_document: own});
     if (rs.parameters.deal_deeds && atTable.checked) {
       // Seats left empty are not players: the deal follows the names given, in order.
       const seats = [...playersBox.querySelectorAll('input')].map((i, n) => [i.value.trim(), deal.get(n) || []]).filter(([nm]) => nm);
@@ -371,13 +376,15 @@ async function newGameScreen(stale = () => false) {
         tokens: created.tokens, created: created.created});
       location.hash = `#/g/${created.id}/players`;
     } catch (err) {
-      replace(errorBox, problemView(fakeCtx(), err));
+      // A refused figure of the banker's own box is said beside its field.
+      const beside = own && err instanceof Problem && box.showRefusal(err);
+      replace(errorBox, beside ? h('p', {class: 'problem', role: 'alert'}, t('box_fix')) : problemView(fakeCtx(), err));
       create.disabled = false;
     }
   }},
   h('h1', {}, t('new_game')),
   field(t('game_name'), name),
-  field(t('ruleset'), rsSelect), about,
+  field(t('ruleset'), rsSelect), about, box.section,
   h('fieldset', {}, h('legend', {}, t('players_in_order')), playersBox,
     h('button', {type: 'button', class: 'secondary', onclick: () => addPlayer('').focus()}, t('add_player'))),
   houseRules,

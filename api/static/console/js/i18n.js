@@ -57,6 +57,16 @@ export const en = {
   opt_one_house_per_turn: 'One house per turn', opt_income_tax: 'Income tax', opt_luxury_tax: 'Luxury tax',
   choice_choice: 'player’s choice: flat or %', choice_flat: 'flat only', choice_percent: 'percent only',
   rs_classic: 'Classic', rs_short: 'Short game', rs_timed: 'Timed game', 'rs_millionaire-elite': 'Millionaire Elite',
+  // your own box (ownbox.js)
+  box_own: 'Your own box', box_own_hint: 'Start from the rule set above and change its money to your box’s figures.',
+  box_figures: 'Your box’s money, from {base}', box_title: '{base}: our own box',
+  pm_starting_cash: 'Starting cash', pm_salary: 'Salary', pm_jail_fine: 'Jail fine', pm_luxury_tax: 'Luxury tax',
+  pm_income_tax_flat: 'Income tax (flat)', pm_pot_seed: 'Jackpot at the start', pm_share_price: 'Share price at the start',
+  pm_share_tax: 'Round tax per share', pm_share_point: 'One point on the exchange',
+  pm_currency: 'Currency (its name or symbol)', pm_currency_hint: 'Left as it is, the rule set’s own stays.',
+  box_whole: 'Enter a whole number from {min} to {max}.', box_currency_long: 'Too long: at most {max} characters.',
+  box_currency_bad: 'Write the currency’s name or symbol.',
+  box_fix: 'Some figures of your box were not accepted: see the note beside each one.',
   // links
   players_links: 'Players’ links', links_intro: 'Each player scans their code (or opens their link) to follow their own money. A link is that player’s key: give it only to them.',
   address_for_players: 'Address the players’ phones use', address_hint: 'Filled in with the server’s address on the table’s network. Change it if the phones cannot open their links.',
