@@ -78,6 +78,13 @@ export const en = {
   a_jail: 'Jail', a_build: 'Build / sell', a_mortgage: 'Mortgage', a_trade: 'Trade', a_iou: 'IOU', a_bankruptcy: 'Bankruptcy',
   a_shares: 'Shares', a_share_price: 'Exchange: share price', a_round_tax: 'Round tax', a_tax_exemption: 'Tax exemption',
   a_insurance: 'Insurance', a_jackpot: 'Jackpot', a_finish: 'Finish the game', a_void: 'Void #{seq}',
+  // a player renamed (API.md v1.3): the row's button, its dialog, what it would record, its refusal
+  a_rename: 'Rename', rename_title: 'Rename {name}', rename_record: 'Rename',
+  rename_hint: 'The new name shows everywhere at once; no money moves, and the history keeps the old name.',
+  rename_preview: 'Was {old}, will be {new}.',
+  rename_taken: 'Too like {name}’s name: the players could mix them up. Choose another name.',
+  rename_same: 'The name is “{name}” already.',
+  rename_bad: 'A name is 1 to {max} characters, not only spaces, with no hidden characters.',
   from: 'From', to: 'To', amount: 'Amount', memo: 'Memo', memo_hint: 'Optional: the card’s text, the deal…',
   record_payment: 'Record the payment', same_account: 'From and to must differ.',
   enter_amount: 'Enter a whole number of at least {min}.', payer: 'Who pays', deed_landed_on: 'The deed landed on',
