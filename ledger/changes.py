@@ -10,9 +10,9 @@ off the draft) take their dispatch from here, and the table at the end of this d
 from it. A kind nobody declared is a programming error: ``change_kind`` refuses it, and
 ``check_registry`` runs when this module is imported.
 
-A part that came after the first stored games (``first_lap``, ``disputes``) is ``late``: a
-state snapshotted before it lacks it, so a copy of such a state has it empty and its kinds set
-it with ``setdefault``.
+A part that came after the first stored games (``first_lap``, ``disputes``, ``first_names``) is
+``late``: a state snapshotted before it lacks it, so a copy of such a state has it empty and its
+kinds set it with ``setdefault``.
 """
 
 from __future__ import annotations
@@ -207,6 +207,18 @@ def _apply_policy(state: State, change: Change) -> None:
         del state["policies"][change["player"]]
 
 
+def _apply_name(state: State, change: Change) -> None:
+    # The name a player was created with is kept while he has another one: the game's header
+    # (its export, the start of its hash chain) names the players as they were created. Kept
+    # only while needed, so that a void of a rename gives back the very state before it.
+    pid, to = change["player"], change["to"]
+    first = state.setdefault("first_names", {})
+    first.setdefault(pid, change["from"])
+    if first[pid] == to:
+        del first[pid]
+    state["players"][pid]["name"] = to
+
+
 def _apply_dispute(state: State, change: Change) -> None:
     to = change["to"]
     disputes = state.setdefault("disputes", {})
@@ -303,6 +315,13 @@ PARTS = parts(
         late=True,
     ),
     Part("disputes", lambda t: {}, _entries, "by seq (a string): the dispute", late=True),
+    Part(
+        "first_names",
+        lambda t: {},
+        dict,
+        "by player: the name given at creation, while the player has another one",
+        late=True,
+    ),
     Part("last_seq", lambda t: 0, None, "the seq of the last transaction applied"),
     Part("head", lambda t: "", None, "the hash of the last transaction applied"),
 )
@@ -420,6 +439,14 @@ CHANGES = kinds(
         "first_lap",
         "the player's first salary on GO is recorded (True) or not (False); recorded only "
         "under the house rule buy_after_first_lap",
+    ),
+    ChangeKind(
+        "name",
+        "players[player].name, first_names[player]",
+        ("player",),
+        "the player's name (the first one is kept in ``first_names``)",
+        lambda s, t: s["players"][t["player"]]["name"],
+        _apply_name,
     ),
     ChangeKind(
         "dispute",

@@ -73,7 +73,7 @@ class Exchange:
             "name": game.name,
             "ruleset": game.ruleset_doc,
             "options": game.options,
-            "players": [p["name"] for p in game.state["players"].values()],
+            "players": game.header_players,
             "created": game.created_at,
         }
         head = game.state["head"]
@@ -274,7 +274,7 @@ def replay_document(document: Any) -> Iterator[dict[str, Any]]:
         name=game.name,
         ruleset=game.ruleset_doc,
         options=game.options,
-        players=[p["name"] for p in game.state["players"].values()],
+        players=game.header_players,
         created_at=game.created_at,
     )
     return audit.replay_steps(game.ruleset, initial.state, document["transactions"])

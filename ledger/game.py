@@ -116,6 +116,13 @@ class Game(Aggregate):
         return ruleset_of(self.ruleset_digest, self.ruleset_doc)
 
     @property
+    def header_players(self) -> list[str]:
+        """The players' names as the game was created with them, in seat order: its header's
+        (which starts its hash chain), whatever they were renamed to since."""
+        first = self.state.get("first_names", {})
+        return [first.get(pid, p["name"]) for pid, p in self.state["players"].items()]
+
+    @property
     def last_seq(self) -> int:
         return int(self.state["last_seq"])
 

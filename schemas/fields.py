@@ -6,8 +6,8 @@ The text rules of API.md ("Server limits") live here and nowhere else:
   only spaces, no control (Cc) or format (Cf: bidirectional overrides, zero-width spaces)
   characters, no invisible ones (U+2800, U+115F, U+034F: ``INVISIBLE``) but a variation
   selector after a visible character, no lone surrogates; ``names`` adds that no two in a list
-  are the same ignoring case or look alike (``lookalike_keys``: Unicode's confusable skeletons
-  after NFKC, invisible characters left out).
+  are the same ignoring case or look alike (``ledger.names.clash``, which a renamed player's
+  name meets too: Unicode's confusable skeletons after NFKC, invisible characters left out).
 - ``Text`` (``memo``, ``reason``, ``note``, and the rule set's labels): trimmed, no lone
   surrogates, no control character other than a newline.
 - ``StoredName`` and ``stored_names``: the same rules for a name read back from an exported log
@@ -30,14 +30,13 @@ from typing import Any
 
 from marshmallow import ValidationError, fields, validate
 
-from schemas.skeletons import skeleton
+from ledger.names import INVISIBLE, MAX_NAME, clash, code_point
 
 # Upper bounds that keep every figure and every string well inside what the ledger and its
 # storage handle; no game comes near them.
 MAX_AMOUNT = 10**9
 MAX_SEQ = 2**31 - 1
 MAX_ID = 64
-MAX_NAME = 40
 
 # Control characters (category Cc) but the newline: U+0000-0008, U+000B-001F, U+007F-009F.
 # Tab and carriage return count as control characters too.
@@ -45,16 +44,8 @@ TEXT_CONTROLS = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f]")
 # Categories a name never holds: control, format (U+200B, U+202A-202E, U+2066-2069, U+FEFF,
 # ...), surrogate.
 NAME_CATEGORIES = frozenset({"Cc", "Cf", "Cs"})
-# Characters that show as nothing: Unicode's Default_Ignorable_Code_Point (in its
-# DerivedCoreProperties.txt: U+034F COMBINING GRAPHEME JOINER, the Hangul fillers U+115F, U+1160,
-# U+3164, U+FFA0, variation selectors, the format characters above) and U+2800 BRAILLE PATTERN
-# BLANK. A name of them and spaces is as blank as one of spaces alone; inside a name they make a
-# look-alike of another.
-INVISIBLE = re.compile(
-    "[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u202a-\u202e"
-    "\u2060-\u206f\u2800\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff0-\ufff8\U0001bca0-\U0001bca3"
-    "\U0001d173-\U0001d17a\U000e0000-\U000e0fff]"
-)
+# Characters that show as nothing are ledger.names's ``INVISIBLE``: a player renamed mid-game
+# is held to the same check of look-alikes as the names a game is created with.
 # Invisible too, but they choose how the character before them is drawn: U+FE0F after a heart
 # draws it as an emoji (a phone's keyboard types them so), U+E0100... a variant of a kanji.
 VARIATION_SELECTOR = re.compile("[\u180b-\u180d\u180f\ufe00-\ufe0f\U000e0100-\U000e01ef]")
@@ -95,11 +86,6 @@ def surrogate_in(value: Any, path: str = "") -> tuple[str, str] | None:
             if found is not None:
                 break
     return found
-
-
-def code_point(char: str) -> str:
-    """How a message names a character it refuses, which may well be invisible: U+202E."""
-    return f"U+{ord(char):04X}"
 
 
 class Int(fields.Integer):
@@ -183,49 +169,15 @@ def shows(char: str) -> bool:
     return not char.isspace() and INVISIBLE.match(char) is None
 
 
-def caseless(name: str) -> str:
-    """A name as two names that differ only in case compare: ``"Ann"``, ``"ANN"``, ``"ann"``."""
-    return unicodedata.normalize("NFC", unicodedata.normalize("NFC", name).casefold())
-
-
-def lookalike_keys(name: str) -> set[str]:
-    """What a name looks like, as written and ignoring case: the confusable skeletons (UTS #39)
-    of its NFKC form with its invisible characters left out. Names that share one look alike."""
-    visible = INVISIBLE.sub("", unicodedata.normalize("NFKC", name))
-    return {skeleton(visible), skeleton(visible.casefold())}
-
-
 class DistinctNames(validate.Validator):
     """No two names of a list the same ignoring case, nor alike to the eye: "Ann" and "Ann"
     with a Cyrillic A (U+0410), or in full-width letters (U+FF21)."""
 
     def __call__(self, value: list[str]) -> list[str]:
-        seen: dict[str, str] = {}
-        looks: dict[str, str] = {}
-        for name in value:
-            key = caseless(name)
-            if key in seen:
-                raise ValidationError(
-                    f'Names must differ, ignoring case: "{seen[key]}" and "{name}" do not.'
-                )
-            seen[key] = name
-            for look in lookalike_keys(name):
-                if look in looks:
-                    raise ValidationError(lookalike_message(looks[look], name))
-                looks[look] = name
+        message = clash(value)
+        if message is not None:
+            raise ValidationError(message)
         return value
-
-
-def lookalike_message(first: str, second: str) -> str:
-    """The refusal of two names that look alike, naming the characters that make them differ."""
-    odd = ", ".join(
-        code_point(char)
-        for char in dict.fromkeys(second)
-        if char.casefold() not in first.casefold()
-    )
-    return f'Names must not look alike: "{first}" and "{second}" do' + (
-        f" ({odd})." if odd else "."
-    )
 
 
 def names(*, max_count: int, **kwargs: Any) -> fields.List:

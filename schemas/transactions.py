@@ -18,7 +18,7 @@ from marshmallow import RAISE, Schema, ValidationError, fields, validate, valida
 from ledger.transactions import ORDERED, RECORDABLE, REGISTRY, SETUP_TYPES
 from ledger.transactions.form import Field
 from schemas.answers import answer
-from schemas.fields import MAX_SEQ, Bool, Cursor, Int, Text, camel, ident, money, one_of
+from schemas.fields import MAX_SEQ, Bool, Cursor, Int, Name, Text, camel, ident, money, one_of
 
 
 def type_field(kind: str) -> fields.String:
@@ -217,10 +217,17 @@ class SellBuildingsSchema(derived("sell_buildings")):  # type: ignore[misc]
         check_break_down_of_hotel(data)
 
 
-# The types whose body has checks across its fields; every other type's schema is derived.
+class RenamePlayerSchema(derived("rename_player")):  # type: ignore[misc]
+    # A new name is a name as at creation (NFC, trimmed, 1 to 40 characters, nothing hidden);
+    # that it is not too like another player's is the ledger's to say (ledger.names).
+    name = Name(required=True, metadata={"description": "the player's new name"})
+
+
+# The types whose body has checks across its fields (or a field of a stricter kind than its
+# declaration's: a name); every other type's schema is derived.
 REFINED: dict[str, type[TransactionBodySchema]] = {
     schema.kind: schema  # type: ignore[attr-defined]
-    for schema in (CardSchema, TaxSchema, BuildSchema, SellBuildingsSchema)
+    for schema in (CardSchema, TaxSchema, BuildSchema, SellBuildingsSchema, RenamePlayerSchema)
 }
 # One schema per type a client may send, in the ledger's order (ledger.transactions.ORDERED).
 TRANSACTION_SCHEMAS: dict[str, type[TransactionBodySchema]] = {

@@ -25,6 +25,16 @@ CLASSIC_PLAYERS = ["Ann", "Bob", "Cy", "Dan"]
 CLASSIC_OPTIONS = {"player_loans": True, "free_parking_pot": True}
 
 
+# A player's short name and the full one a rename gives (the console's tests name the players
+# in the reader's language: tests/e2e/every_move.py).
+FULL_NAMES = {"Dan": "Daniel", "Дима": "Дмитрий", "Darek": "Dariusz"}
+
+
+def full_name(state: dict[str, Any], player: str) -> str:
+    """The full name of a player the game calls by a short one (``FULL_NAMES``)."""
+    return FULL_NAMES[next(p["name"] for p in state["players"] if p["id"] == player)]
+
+
 def _iou(state: dict[str, Any], _: dict[str, Txn]) -> str:
     return next(i["id"] for i in state["ious"] if i["outstanding"] > 0)  # type: ignore[no-any-return]
 
@@ -81,6 +91,7 @@ CLASSIC: list[Step] = [
     lambda s, _: {"type": "iou_repay", "iou": _iou(s, _), "amount": 10},
     lambda s, _: {"type": "iou_transfer", "iou": _iou(s, _), "to": "p3"},
     lambda s, _: {"type": "iou_forgive", "iou": _iou(s, _)},
+    lambda s, _: {"type": "rename_player", "player": "p4", "name": full_name(s, "p4")},
     {"type": "turn", "player": "p1"},
     {"type": "turn", "player": "p2"},
     lambda _, by: {"type": "void", "seq": by["turn"]["seq"], "reason": "?"},

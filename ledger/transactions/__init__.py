@@ -9,6 +9,7 @@
 - ``bankruptcy``: a player's end;
 - ``ious``: loans between players;
 - ``turns``: whose turn it is, and the end of the game;
+- ``players``: a player's name corrected;
 - ``elite``: the Millionaire Elite types;
 - ``disputes``: transactions disputed, and disputes resolved;
 - ``corrections``: voids (which may resolve a dispute).
@@ -33,6 +34,7 @@ from ledger.transactions import (
     ious,
     jail,
     money,
+    players,
     trades,
     turns,
 )
@@ -62,8 +64,8 @@ EXTRA_FAMILIES = [
 ]
 
 # The families in the order the API lists their types (docs/api.md's table, /moves).
-FAMILIES = [money, deeds, buildings, jail, trades, bankruptcy, ious, turns, elite, disputes]
-FAMILIES += [corrections, *EXTRA_FAMILIES]
+FAMILIES = [money, deeds, buildings, jail, trades, bankruptcy, ious, turns, players, elite]
+FAMILIES += [disputes, corrections, *EXTRA_FAMILIES]
 _FAMILY_NAMES = [family.__name__ for family in FAMILIES]
 ORDERED: tuple[str, ...] = tuple(
     sorted(REGISTRY, key=lambda name: _FAMILY_NAMES.index(REGISTRY[name].handler.__module__))

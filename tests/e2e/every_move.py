@@ -16,6 +16,7 @@ from collections.abc import Callable
 from typing import Any
 
 from console_steps import record
+from every_type import FULL_NAMES
 from server import Server
 
 with contextlib.suppress(ImportError):
@@ -80,6 +81,7 @@ CLASSIC: list[Step] = [
     ("void", lambda game: {"seq": game["seq_of"]["turn"], "reason": "x"}),
     ("dispute", lambda game: {"seq": game["seq_of"]["card"], "reason": "x"}),
     ("dispute_resolve", lambda game: {"dispute": game["open_disputes"][0], "note": "x"}),
+    ("rename_player", lambda game: {"player": "p4", "name": FULL_NAMES[game["names"]["p4"]]}),
     # Dan owes the Bank more than he could ever raise (docs/rules.md, "Bankruptcy").
     ("bankruptcy", {"debtor": "p4", "creditor": "bank", "owed": 100000}),
 ]
@@ -102,7 +104,7 @@ def call(server: Server, game: dict, path: str) -> dict[str, Any]:
 
 def facts(server: Server, game: dict) -> dict[str, Any]:
     """What the steps read off the game: the last seq of each type, the open IOUs and
-    disputes."""
+    disputes, the players' names."""
     state = call(server, game, "")
     items = call(server, game, "/transactions?limit=1000")["items"]
     return {
@@ -110,6 +112,7 @@ def facts(server: Server, game: dict) -> dict[str, Any]:
         "ious": [i["id"] for i in state["ious"] if i["outstanding"] > 0],
         "open_disputes": [d["seq"] for d in state.get("disputes", []) if d["status"] == "open"],
         "last_seq": state["last_seq"],
+        "names": {p["id"]: p["name"] for p in state["players"]},
     }
 
 

@@ -1,4 +1,4 @@
-"""Unicode's confusable skeletons (UTS #39) as ``schemas.skeletons`` computes them from the
+"""Unicode's confusable skeletons (UTS #39) as ``ledger.skeletons`` computes them from the
 ``confusable-homoglyphs`` package's table. Look-alikes are written with escapes."""
 
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from confusable_homoglyphs.confusables import confusables_data
 
-from schemas.skeletons import skeleton
+from ledger.skeletons import skeleton
 
 
 @pytest.mark.parametrize(

@@ -871,6 +871,45 @@ export function finishDialog(ctx) {
     render: (txn) => (Array.isArray(txn.basis && txn.basis.standings) ? standingsView(ctx, txn.basis.standings) : null)});
 }
 
+/**
+ * A player's name corrected (API.md v1.3, "Players and boxes"): the new name typed, what it
+ * would record (the old name and the new, as the server's dry run answers), and a name the
+ * server refuses (too like another player's, the same, not a name) said in the players' words.
+ */
+export function renameDialog(ctx, player) {
+  const p = ctx.byId.get(player);
+  const move = ctx.move('rename_player');
+  const max = move?.fields.find((f) => f.name === 'name')?.max;
+  moveDialog(ctx, txnDialog, 'rename_player', {}, {title: t('rename_title', {name: p.name}), testid: 'rename-quote',
+    record: t('rename_record'), recordTestid: 'rename-record', fixed: {player}, raise: false,
+    intro: () => [h('p', {class: 'muted small'}, t('rename_hint'))],
+    render: (txn) => h('p', {dataset: {testid: 'rename-preview'}},
+      t('rename_preview', {old: txn.basis.old_name, new: txn.basis.new_name})),
+    onAnswer: (answer, {view, m}) => {
+      const input = m.inputs.get('name').el;
+      // A pasted name is never cut short behind the banker's back (the first answer, null, comes
+      // as the dialog opens): the server says it is too long.
+      input.removeAttribute('maxlength');
+      const said = answer && answer.problem && renameRefusal(ctx, player, answer.problem, max);
+      if (said) replace(view.el, h('p', {class: 'problem', role: 'alert', dataset: {testid: 'rename-refusal'}}, said));
+      if (said) input.setAttribute('aria-invalid', 'true');
+      else input.removeAttribute('aria-invalid');
+    }});
+}
+
+/** A refused name in the players' words: the server's refusal of the `name` field (the check of
+ * names at creation) names the other player's name it is too like, or the player's own. */
+function renameRefusal(ctx, player, problem, max) {
+  const said = problem.status === 422 && problem.body && problem.body.errors && problem.body.errors.name;
+  if (!said) return null;
+  const text = [].concat(said).join(' ');
+  const other = ctx.players.find((q) => q.id !== player && text.includes(`"${q.name}"`));
+  if (other) return t('rename_taken', {name: other.name});
+  const own = ctx.byId.get(player);
+  if (own && text.includes(`"${own.name}"`)) return t('rename_same', {name: own.name});
+  return t('rename_bad', {max: max ?? 40});
+}
+
 export function voidDialog(ctx, txn, summary) {
   // What voiding it would move back (or why it cannot be voided), before the reason is typed.
   moveDialog(ctx, txnDialog, 'void', {}, {title: t('a_void', {seq: txn.seq}), testid: 'void-quote', basis: false,

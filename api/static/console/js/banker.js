@@ -807,8 +807,13 @@ async function tableScreen(ctx, {asOf = null, stale = () => false} = {}) {
     if (p.tax_exempt) badges.push(h('span', {class: 'badge ok'}, t('tax_exempt')));
     if (game.turn === p.id) badges.push(h('span', {class: 'badge ok'}, t('their_turn')));
     const ious = (game.ious || []).filter((i) => i.outstanding > 0 && (i.debtor === p.id || i.holder === p.id));
+    // A name corrected mid-game, from the player's row, where the game renames this player now.
+    const rename = !readOnly && ctx.choices('rename_player', 'player').includes(p.id)
+      ? h('button', {type: 'button', class: 'link rename', 'aria-haspopup': 'dialog', dataset: {testid: `rename-${p.id}`},
+        onclick: fresh(() => actions.renameDialog(ctx, p.id))}, t('a_rename'), h('span', {class: 'sr-only'}, ` ${p.name}`))
+      : null;
     const card = h('article', {class: `card player ${view.playerClass(p.id)}${p.bankrupt ? ' out' : ''}`, 'aria-labelledby': `pl-${p.id}`, dataset: {player: p.id}},
-      h('header', {}, h('h2', {id: `pl-${p.id}`}, p.name), h('div', {class: 'badges'}, badges)),
+      h('header', {}, h('h2', {id: `pl-${p.id}`}, p.name), h('div', {class: 'badges'}, badges), rename),
       h('p', {class: 'cash', dataset: {testid: `cash-${p.id}`}}, view.money(p.cash)),
       h('p', {class: 'worth small muted'}, `${t('net_worth')} ${view.money(p.net_worth)}`),
       view.sharePrice() !== null ? h('p', {class: 'small'}, `${t('shares')}: ${view.shares(p.id)}`,

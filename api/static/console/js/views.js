@@ -190,7 +190,11 @@ export function describeTxn(ctx, txn) {
   const about = [];
   // Without money moving, say whom it was about (jail, a jail card, an IOU).
   const who = req.player || req.debtor;
-  if (typeof who === 'string' && !(txn.postings || []).length) about.push(ctx.name(who));
+  const b = txn.basis || {};
+  // A player renamed: the old name and the new, as the log keeps them (the table names the
+  // player by the name now).
+  if (typeof b.old_name === 'string' && typeof b.new_name === 'string') about.push(`${b.old_name} → ${b.new_name}`);
+  else if (typeof who === 'string' && !(txn.postings || []).length) about.push(ctx.name(who));
   if (typeof req.property === 'string') about.push(ctx.deedName(req.property));
   // Buildings put up or sold on several streets at once: each street, by its name.
   if (Array.isArray(req.orders)) about.push(...req.orders.filter((o) => o && typeof o.property === 'string').map((o) => ctx.deedName(o.property)));
@@ -199,7 +203,6 @@ export function describeTxn(ctx, txn) {
   if (txn.type === 'iou_transfer' && typeof req.to === 'string') about.push(`→ ${ctx.name(req.to)}`);
   if ((txn.type === 'void' || txn.type === 'dispute') && req.seq) about.push(seqRef(req.seq));
   // The EXCHANGE moves no money: say where the price went.
-  const b = txn.basis || {};
   if (txn.type === 'share_price' && b.from !== undefined) about.push(`${ctx.money(b.from)} → ${ctx.money(b.to)}`);
   const moves = (txn.postings || []).map((p) => `${ctx.name(p.from)} → ${ctx.name(p.to)} ${ctx.money(p.amount)}`);
   return {
