@@ -1,7 +1,7 @@
 """The statistics of a game in the ledger (API.md v1.2, "Statistics of a game"): what counts
 as interest, buildings sold and a deed's price beyond the plain purchases (the HTTP module plays
-those), in a trade, a bankruptcy, the deal of a short or timed game and Millionaire Elite. Every figure is
-docs/rules.md's, worked out in the test."""
+those), in a trade, a bankruptcy, the deal of a short or timed game and Millionaire Elite.
+Every figure is docs/rules.md's, worked out in the test."""
 
 from __future__ import annotations
 
