@@ -47,6 +47,7 @@ DEFAULTS = {
     "variant": "classic",
     "bankruptcy": "classic",
     "mortgaged_tradeable": True,
+    "pot_only_with_option": False,
     "jackpot_stake_returned": False,
     "fairplay_dumping_percent": 50,
     "fairplay_shift_percent": 10,
@@ -216,9 +217,15 @@ def test_the_parameters_only_millionaire_elite_reads_are_its_figures():
         "policies_ending_at_start",
         "jackpot_stake_returned",
     }
-    # classic's taxes: Millionaire Elite has no tax transaction (its round tax instead).
+    # classic's taxes: Millionaire Elite has no tax transaction (its round tax instead); the pot
+    # only with the Free Parking option: Millionaire Elite's kitty is always its pot.
     classic = {n for n, p in PARAMETERS.items() if p.variants == {CLASSIC}}
-    assert classic == {"luxury_tax", "income_tax_flat", "income_tax_percent"}
+    assert classic == {
+        "luxury_tax",
+        "income_tax_flat",
+        "income_tax_percent",
+        "pot_only_with_option",
+    }
 
 
 def test_each_variant_is_its_values_and_one_class_of_checks():

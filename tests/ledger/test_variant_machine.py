@@ -875,8 +875,11 @@ class VariantMachine(RuleBasedStateMachine):
         have = max(self.cash(frm), 0)
         amount = [data.draw(st.integers(1, 300)), have, have + 1][bucket(data, 4, 2, 1)]
         body = {"type": "payment", "from": frm, "to": to, "amount": max(amount, 1)}
-        ok = self.active(frm) or frm == "pot"
-        ok = ok and (to in ("bank", "pot") or self.active(to)) and frm != to
+        # The pot is an account only where the game collects it (docs/rules.md, "Free Parking
+        # pot"): the kitty, or the house rule; elsewhere option_disabled.
+        pot = self.elite or bool(self.options.get("free_parking_pot"))
+        ok = self.active(frm) or (frm == "pot" and pot)
+        ok = ok and (to == "bank" or (to == "pot" and pot) or self.active(to)) and frm != to
         if ok and amount <= have and amount >= 1:
             self.submit(body, must=True)
             assert self.moved() == {frm: -amount, to: amount}
@@ -884,7 +887,11 @@ class VariantMachine(RuleBasedStateMachine):
             self.submit(
                 body,
                 expect=Refusal(
-                    "insufficient_funds", "unknown_player", "player_bankrupt", "validation_error"
+                    "insufficient_funds",
+                    "unknown_player",
+                    "player_bankrupt",
+                    "validation_error",
+                    "option_disabled",
                 ),
             )
 
