@@ -10,9 +10,9 @@ off the draft) take their dispatch from here, and the table at the end of this d
 from it. A kind nobody declared is a programming error: ``change_kind`` refuses it, and
 ``check_registry`` runs when this module is imported.
 
-A part that came after the first stored games (``first_lap``, ``disputes``) is ``late``: a
-state snapshotted before it lacks it, so a copy of such a state has it empty and its kinds set
-it with ``setdefault``.
+A part that came after the first stored games (``first_lap``, ``disputes``, ``paid``) is
+``late``: a state snapshotted before it lacks it, so a copy of such a state has it empty and its
+kinds set it with ``setdefault``.
 """
 
 from __future__ import annotations
@@ -185,6 +185,14 @@ def _apply_figure(state: State, change: Change) -> None:
         del state["figures"][change["property"]]
 
 
+def _apply_paid(state: State, change: Change) -> None:
+    paid = state.setdefault("paid", {})  # late: a state snapshotted before it lacks it
+    if change["to"] is None:
+        paid.pop(change["property"], None)
+    else:
+        paid[change["property"]] = change["to"]
+
+
 def _apply_share_price(state: State, change: Change) -> None:
     state["shares"]["price"] = change["to"]
 
@@ -303,6 +311,13 @@ PARTS = parts(
         late=True,
     ),
     Part("disputes", lambda t: {}, _entries, "by seq (a string): the dispute", late=True),
+    Part(
+        "paid",
+        lambda t: {},
+        dict,
+        "by deed: the bid it was won for at an auction while its price was not known",
+        late=True,
+    ),
     Part("last_seq", lambda t: 0, None, "the seq of the last transaction applied"),
     Part("head", lambda t: "", None, "the hash of the last transaction applied"),
 )
@@ -389,6 +404,15 @@ CHANGES = kinds(
         '"building_price"), or None',
         lambda s, t: s["figures"].get(t["property"], {}).get(t["field"]),
         _apply_figure,
+    ),
+    ChangeKind(
+        "paid",
+        "paid[property]",
+        ("property",),
+        "the winning bid of a deed whose price is not known, which it counts at in net worth "
+        "(Millionaire Elite), or None",
+        lambda s, t: s.get("paid", {}).get(t["property"]),
+        _apply_paid,
     ),
     ChangeKind(
         "share_price",

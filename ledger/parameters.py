@@ -285,6 +285,14 @@ PARAMETERS: dict[str, Parameter] = registry(
         variants=ONLY_ELITE,
     ),
     Parameter(
+        "unpriced_plot_counts_bid",
+        BOOLEAN,
+        "A plot won at an auction while its price is not known counts at the winning bid in "
+        "net worth and the standings.",
+        default=False,
+        variants=ONLY_ELITE,
+    ),
+    Parameter(
         "fairplay_dumping_percent",
         WHOLE,
         _FAIRPLAY + "a handover whose return is under this percentage of its value is "

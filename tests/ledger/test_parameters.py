@@ -49,6 +49,7 @@ DEFAULTS = {
     "mortgaged_tradeable": True,
     "pot_only_with_option": False,
     "jackpot_stake_returned": False,
+    "unpriced_plot_counts_bid": False,
     "fairplay_dumping_percent": 50,
     "fairplay_shift_percent": 10,
     "fairplay_distress_percent": 10,
@@ -205,7 +206,8 @@ def test_every_parameter_the_ledger_reads_is_declared_and_every_one_is_read():
 
 def test_the_parameters_only_millionaire_elite_reads_are_its_figures():
     """docs/rules.md, "Millionaire Elite": its kitty seed, its shares, its round income and
-    tax, its insurance policies and its jackpot; every other parameter every variant reads."""
+    tax, its insurance policies, its jackpot and its plots won at auction; every other
+    parameter every variant reads."""
     elite = {n for n, p in PARAMETERS.items() if p.variants == {ELITE}}
     assert elite == {
         "pot_seed",
@@ -216,6 +218,7 @@ def test_the_parameters_only_millionaire_elite_reads_are_its_figures():
         "policies",
         "policies_ending_at_start",
         "jackpot_stake_returned",
+        "unpriced_plot_counts_bid",
     }
     # classic's taxes: Millionaire Elite has no tax transaction (its round tax instead); the pot
     # only with the Free Parking option: Millionaire Elite's kitty is always its pot.

@@ -399,7 +399,11 @@ def worth(board: Board, view: dict[str, Any], pid: str) -> int:
     for slug, prop in view["properties"].items():
         if prop["owner"] != pid:
             continue
-        price = price_of(board, view, slug) or 0
+        price = price_of(board, view, slug)
+        if price is None:
+            # docs/rules.md, "Net worth of a plot won at auction": at the bid it was won for.
+            price = view.get("paid_at_auction", {}).get(slug)
+        price = price or 0
         total += price // 2 if prop["mortgaged"] else price
         total += buildings_cost(board, view, slug)
     for iou in view["ious"]:
@@ -1034,9 +1038,13 @@ class VariantMachine(RuleBasedStateMachine):
         if self.cash(winner) < paid:
             self.submit(body, expect=Refusal("insufficient_funds"))
             return
+        unpriced = price_of(self.board, self.current, slug) is None
         self.submit(body, must=True)
         assert self.props[slug]["owner"] == winner
         assert self.moved() == ({winner: -bid, owner: bid} if paid else {})
+        if unpriced and paid:
+            # docs/rules.md, "Net worth of a plot won at auction": its bid is what it counts.
+            assert self.current["paid_at_auction"][slug] == bid
 
     @rule(data=st.data())
     @playing
