@@ -231,5 +231,5 @@ def pot_offered(rs: RuleSet, options: Mapping[str, Any]) -> bool:
 def pot_open(rs: RuleSet, options: Mapping[str, Any]) -> bool:
     """Whether a payment may go into or out of the pot: where the game collects it, or under a
     rule set written before ``pot_only_with_option``, whose games replay and import as they
-    were played (docs/rules.md, "Free Parking pot")."""
+    were played (docs/rules.md, "The pot without the option")."""
     return pot_offered(rs, options) or not rs.params["pot_only_with_option"]

@@ -3,10 +3,10 @@
 Each transaction type the game accepts now, from its rule set's variant, its options and its
 status, as the type is declared (``ledger.transactions``: who may record it, whether it can be
 voided, its request fields), with the choices that only the game knows filled in: its active
-players, its accounts (the pot only where the game collects it), the
-deeds of its board (those a move can take, where the rules narrow them: the Bank's for a
-purchase, the mortgaged ones for a lifted mortgage), its open IOUs, its rule set's policy
-colours, the taxes it charges, its last seq.
+players, its accounts (the pot only where the game collects it), the deeds of its board (those
+a move can take, where the rules narrow them: the Bank's for a purchase, the mortgaged ones for
+a lifted mortgage), its open IOUs, its rule set's policy colours, the taxes it charges, its last
+seq.
 
 Left out: every type of a finished game (it records nothing more), the set-up types (the
 ledger records them itself), a type the game does not offer (an option that is off, the other
