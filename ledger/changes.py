@@ -10,7 +10,8 @@ off the draft) take their dispatch from here, and the table at the end of this d
 from it. A kind nobody declared is a programming error: ``change_kind`` refuses it, and
 ``check_registry`` runs when this module is imported.
 
-A part that came after the first stored games (``first_lap``, ``disputes``, ``first_names``) is
+A part that came after the first stored games (``first_lap``, ``disputes``, ``first_names``,
+``paid``) is
 ``late``: a state snapshotted before it lacks it, so a copy of such a state has it empty and its
 kinds set it with ``setdefault``.
 """
@@ -185,6 +186,14 @@ def _apply_figure(state: State, change: Change) -> None:
         del state["figures"][change["property"]]
 
 
+def _apply_paid(state: State, change: Change) -> None:
+    paid = state.setdefault("paid", {})  # late: a state snapshotted before it lacks it
+    if change["to"] is None:
+        paid.pop(change["property"], None)
+    else:
+        paid[change["property"]] = change["to"]
+
+
 def _apply_share_price(state: State, change: Change) -> None:
     state["shares"]["price"] = change["to"]
 
@@ -322,6 +331,13 @@ PARTS = parts(
         "by player: the name given at creation, while the player has another one",
         late=True,
     ),
+    Part(
+        "paid",
+        lambda t: {},
+        dict,
+        "by deed: the bid it was won for at an auction while its price was not known",
+        late=True,
+    ),
     Part("last_seq", lambda t: 0, None, "the seq of the last transaction applied"),
     Part("head", lambda t: "", None, "the hash of the last transaction applied"),
 )
@@ -408,6 +424,15 @@ CHANGES = kinds(
         '"building_price"), or None',
         lambda s, t: s["figures"].get(t["property"], {}).get(t["field"]),
         _apply_figure,
+    ),
+    ChangeKind(
+        "paid",
+        "paid[property]",
+        ("property",),
+        "the winning bid of a deed whose price is not known, which it counts at in net worth "
+        "(Millionaire Elite), or None",
+        lambda s, t: s.get("paid", {}).get(t["property"]),
+        _apply_paid,
     ),
     ChangeKind(
         "share_price",

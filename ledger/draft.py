@@ -81,7 +81,10 @@ class Draft:
         return str(pid)
 
     def account(self, acc: Any) -> str:
-        """'bank', 'pot' or an active player."""
+        """'bank', 'pot' (where the game has one) or an active player."""
+        if acc == "pot" and not pot_open(self.rs, self.options):
+            # Money paid there would stay there: nothing collects it in this game.
+            raise RuleViolation("option_disabled", reason="free_parking_pot")
         if isinstance(acc, str) and acc in ("bank", "pot"):
             return str(acc)
         return self.player(acc)
@@ -215,3 +218,18 @@ def option(d: Draft, name: str) -> Any:
 def option_value(rs: RuleSet, options: Mapping[str, Any], name: str) -> Any:
     """A game's value of a rule-set option: its own, or the rule set's default."""
     return options.get(name, rs.options.get(name, {}).get("default"))
+
+
+def pot_offered(rs: RuleSet, options: Mapping[str, Any]) -> bool:
+    """Whether the pot is ever collected: Millionaire Elite's kitty, or the Free Parking house
+    rule (docs/rules.md, "House-rule options")."""
+    return VARIANTS[rs.params["variant"]].kitty or bool(
+        option_value(rs, options, "free_parking_pot")
+    )
+
+
+def pot_open(rs: RuleSet, options: Mapping[str, Any]) -> bool:
+    """Whether a payment may go into or out of the pot: where the game collects it, or under a
+    rule set written before ``pot_only_with_option``, whose games replay and import as they
+    were played (docs/rules.md, "The pot without the option")."""
+    return pot_offered(rs, options) or not rs.params["pot_only_with_option"]

@@ -3,10 +3,10 @@
 Each transaction type the game accepts now, from its rule set's variant, its options and its
 status, as the type is declared (``ledger.transactions``: who may record it, whether it can be
 voided, its request fields), with the choices that only the game knows filled in: its active
-players, its accounts (the pot only where the game collects it, or while it holds money), the
-deeds of its board (those a move can take, where the rules narrow them: the Bank's for a
-purchase, the mortgaged ones for a lifted mortgage), its open IOUs, its rule set's policy
-colours, the taxes it charges, its last seq.
+players, its accounts (the pot only where the game collects it), the deeds of its board (those
+a move can take, where the rules narrow them: the Bank's for a purchase, the mortgaged ones for
+a lifted mortgage), its open IOUs, its rule set's policy colours, the taxes it charges, its last
+seq.
 
 Left out: every type of a finished game (it records nothing more), the set-up types (the
 ledger records them itself), a type the game does not offer (an option that is off, the other
@@ -24,11 +24,11 @@ from collections.abc import Mapping
 from typing import Any
 
 from ledger import rules
+from ledger.draft import pot_offered, pot_open
 from ledger.ruleset import RuleSet
 from ledger.state import State
 from ledger.transactions import ORDERED, REGISTRY, TransactionType
 from ledger.transactions.form import Field
-from ledger.transactions.money import pot_offered
 
 NOT_VOIDABLE = tuple(name for name in ORDERED if not REGISTRY[name].voidable)
 """The types whose transactions are never voided, listed now or not: the set-up's, voids,
@@ -44,8 +44,11 @@ def moves_of(
     # The players still at the table: a bankrupt too where the house rule keeps him seated.
     active = rules.seated_players(state, dict(options))
     # The pot is an account to pay into where the game collects it (the Free Parking rule, the
-    # kitty), or while it holds money; else what is paid there would stay there.
-    pot = pot_offered(rs, options) or state["balances"].get("pot", 0) > 0
+    # kitty); else what is paid there would stay there, and the ledger refuses it. A game of a
+    # rule set written before that refusal offers it while it holds money, to pay it out.
+    pot = pot_offered(rs, options) or (
+        pot_open(rs, options) and state["balances"].get("pot", 0) > 0
+    )
     table = _Table(rs, options, state, active, pot)
     out = []
     for name in ORDERED:

@@ -291,10 +291,26 @@ PARAMETERS: dict[str, Parameter] = registry(
         default=True,
     ),
     Parameter(
+        "pot_only_with_option",
+        BOOLEAN,
+        "`true`: the pot is an account only in a game with the `free_parking_pot` option; "
+        "without it a payment into or out of the pot is refused.",
+        default=False,
+        variants=frozenset({CLASSIC}),
+    ),
+    Parameter(
         "jackpot_stake_returned",
         BOOLEAN,
         "A won jackpot stake comes back with the Bank's payout; only a lost one stays in the "
         "kitty.",
+        default=False,
+        variants=ONLY_ELITE,
+    ),
+    Parameter(
+        "unpriced_plot_counts_bid",
+        BOOLEAN,
+        "A plot won at an auction while its price is not known counts at the winning bid in "
+        "net worth and the standings.",
         default=False,
         variants=ONLY_ELITE,
     ),

@@ -446,7 +446,8 @@ REFUSALS: dict[str, Refusal] = registry(
             "an income tax the game does not offer", "this game's income tax is {only} only", "only"
         ),
         free_parking_pot=case(
-            "a pot collected in a game without one", "this game has no Free Parking pot"
+            "a pot collected, or paid into or out of, in a game without one",
+            "this game has no Free Parking pot",
         ),
         player_loans=case(
             "an IOU in a game without player loans", "this game has no player loans (IOUs)"

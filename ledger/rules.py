@@ -133,12 +133,14 @@ def houses_and_hotels(state: State, player: str) -> tuple[int, int]:
 
 
 def net_worth(rs: RuleSet, state: State, player: str) -> int:
-    """Cash + deeds at printed price (mortgaged at half) + buildings at purchase price
-    + IOUs held - IOUs owed."""
+    """Cash + deeds at printed price (mortgaged at half; a plot whose price is not known, at
+    the bid it was won for) + buildings at purchase price + IOUs held - IOUs owed."""
     worth = state["balances"][player] + shares_value(state, player)
+    paid = state.get("paid", {})  # late: a state snapshotted before it lacks it
     for slug in owned_by(state, player):
         deed, prop = deed_of(rs, state, slug), state["properties"][slug]
-        worth += (deed.mortgage_value if prop["mortgaged"] else deed.price) or 0
+        price = deed.price if deed.price is not None else paid.get(slug)
+        worth += (deed.mortgage_value if prop["mortgaged"] else price) or 0
         worth += buildings_cost(rs, deed, prop)
     for iou in state["ious"].values():
         if iou["holder"] == player:

@@ -76,6 +76,14 @@ def _deed_bought(tally: Tally, txn: Txn) -> None:
     tally.price_paid[txn["basis"]["property"]] = sum(p["amount"] for p in txn["postings"])
 
 
+def _deeds_dealt(tally: Tally, txn: Txn) -> None:
+    """The short and timed games' deal: the player paid the Bank each dealt deed's printed
+    price at set-up (``basis.prices``), as for a deed bought (docs/api.md, "Statistics")."""
+    _paid_by_players(tally, txn, "bought")
+    for slug, price in txn["basis"]["prices"].items():
+        tally.price_paid[slug] = price
+
+
 def _rent(tally: Tally, txn: Txn) -> None:
     for posting in txn["postings"]:
         tally.add(posting["from"], "rent_paid", posting["amount"])
@@ -113,6 +121,7 @@ TALLIES: dict[str, Callable[[Tally, Txn], None]] = {
     "tax": lambda t, txn: _paid_by_players(t, txn, "taxes"),
     "jail_fine": lambda t, txn: _paid_by_players(t, txn, "taxes"),
     "round_tax": lambda t, txn: _paid_by_players(t, txn, "taxes"),
+    "deal": _deeds_dealt,
     "buy": _deed_bought,
     "auction": _deed_bought,
     "build": lambda t, txn: _paid_by_players(t, txn, "buildings_bought"),
@@ -121,6 +130,8 @@ TALLIES: dict[str, Callable[[Tally, Txn], None]] = {
     "trade": _fees,
     "bankruptcy": _bankruptcy,
 }
+# The types whose deeds their new owner paid for, each at its own price (``price_paid``).
+PAID_FOR = ("deal", "buy", "auction")
 _unknown = set(TALLIES) - set(REGISTRY)
 if _unknown:  # a type renamed or gone: its figures would silently count nothing
     raise ValueError(f"TALLIES names no transaction type {sorted(_unknown)}")
@@ -149,8 +160,8 @@ def game_stats(
         for change in txn["changes"]:
             if change["kind"] == "deed":
                 tally.owners[change["property"]] = change["to"]
-                if txn["type"] not in ("buy", "auction"):
-                    tally.price_paid[change["property"]] = None  # dealt, traded, handed over
+                if txn["type"] not in PAID_FOR:
+                    tally.price_paid[change["property"]] = None  # traded, handed over
         for player, worth in step["net_worths"].items():
             if worth > peaks[player][0]:
                 peaks[player] = (worth, step["seq"])

@@ -79,6 +79,12 @@ def game_view(game: Game) -> dict[str, Any]:
     # carries its shares: a client draws its table from this view alone, never from the log.
     if state["shares"] is not None or state["figures"]:
         view["entered_figures"] = {k: dict(v) for k, v in state["figures"].items()}
+    # What the net worths count such a plot at, while a player holds it: a client shows it,
+    # never works it out. (A state snapshotted before ``paid`` has none.)
+    held = state["properties"]
+    paid = {k: v for k, v in state.get("paid", {}).items() if held[k]["owner"] != "bank"}
+    if paid:
+        view["paid_at_auction"] = paid
     disputes = state.get("disputes")  # (a state snapshotted before disputes has none)
     if disputes:
         view["disputes"] = [

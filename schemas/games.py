@@ -139,7 +139,7 @@ class StandingSchema(Schema):
     rank = fields.Integer()
 
 
-@answer("ends_at", "share_price", "entered_figures", "disputes", "standings")
+@answer("ends_at", "share_price", "entered_figures", "paid_at_auction", "disputes", "standings")
 class GameSchema(Schema):
     id = fields.String()
     name = fields.String()
@@ -183,9 +183,18 @@ class GameSchema(Schema):
             "entered), elsewhere once one is"
         },
     )
+    paid_at_auction = fields.Dict(
+        keys=fields.String(),
+        values=fields.Integer(),
+        metadata={
+            "description": "Millionaire Elite: by plot, the bid it was won for at an auction "
+            "while its price was not known, which its holder's net worth counts it at; while "
+            "a player holds one"
+        },
+    )
 
 
-@answer("ends_at", "share_price", "entered_figures", "disputes", "standings")
+@answer("ends_at", "share_price", "entered_figures", "paid_at_auction", "disputes", "standings")
 class CreatedGameSchema(GameSchema):
     banker_token = fields.String(metadata={"description": "shown once"})
     tokens = fields.Dict(

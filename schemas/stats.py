@@ -18,7 +18,11 @@ class PlayerStatsSchema(Schema):
     taxes = fields.Integer(
         metadata={"description": "income and luxury tax, jail fines and round tax paid"}
     )
-    bought = fields.Integer(metadata={"description": "paid for deeds: buy and auction"})
+    bought = fields.Integer(
+        metadata={
+            "description": "paid for deeds: buy, auction and the deal of a short or timed game"
+        }
+    )
     buildings_bought = fields.Integer(metadata={"description": "paid for houses and hotels"})
     buildings_sold = fields.Integer(metadata={"description": "got back for them from the Bank"})
     interest = fields.Integer(metadata={"description": "mortgage interest and transfer fees"})
@@ -35,8 +39,8 @@ class DeedStatsSchema(Schema):
     price_paid = fields.Integer(
         allow_none=True,
         metadata={
-            "description": "what the owner paid the Bank (or the seller at an auction) for it; "
-            "null when it was dealt, traded, handed over or never bought"
+            "description": "what the owner paid the Bank (or the seller at an auction) for it, "
+            "or at the deal; null when it was traded, handed over or never bought"
         },
     )
     rent_collected = fields.Integer(metadata={"description": "the rent it collected in all"})

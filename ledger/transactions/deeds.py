@@ -124,6 +124,10 @@ def win_auction(d: Draft, body: Body) -> None:
     d.change("deed", winner, property=deed.slug)
     if winner != owner:
         d.pay(winner, owner, bid)
+        if deed.price is None and d.rs.params["unpriced_plot_counts_bid"]:
+            # Seed 004 counts plots at what was paid for them; with no price known, that is
+            # the bid, kept as a fact of the plot for net worth (rules.net_worth).
+            d.change("paid", bid, property=deed.slug)
     d.basis = {"property": deed.slug, "bid": bid, "seller": owner, "printed_price": deed.price}
 
 

@@ -6,31 +6,18 @@ docs/rules.md: "Set-up and starting cash", "Salary", "Cards", "Income tax and lu
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
 from ledger import rules
-from ledger.draft import Body, Draft, one_of, option, option_value, whole
+from ledger.draft import Body, Draft, one_of, option, pot_offered, whole
 from ledger.errors import InvalidField, RuleViolation
 from ledger.parameters import CLASSIC
-from ledger.ruleset import RuleSet
 from ledger.transactions import form as f
 from ledger.transactions import offers
 from ledger.transactions.declare import TransactionRecorded, transaction
-from ledger.variants import VARIANTS
 
 CARD_EFFECTS = ("collect", "pay", "collect_from_each", "pay_each", "repairs")
 # A repairs card gives its figures per building; every other card, one amount.
 FIXED_EFFECTS = tuple(e for e in CARD_EFFECTS if e != "repairs")
 REPAIRS = {"effect": ("repairs",)}
-
-
-def pot_offered(rs: RuleSet, options: Mapping[str, Any]) -> bool:
-    """Whether the pot is ever collected: Millionaire Elite's kitty, or the Free Parking house
-    rule (docs/rules.md, "House-rule options")."""
-    return VARIANTS[rs.params["variant"]].kitty or bool(
-        option_value(rs, options, "free_parking_pot")
-    )
 
 
 class StartingCashPaid(TransactionRecorded):
@@ -81,6 +68,7 @@ def pay_salary(d: Draft, body: Body) -> None:
     "payment",
     PaymentMade,
     player_field="from",
+    refusals=["option_disabled"],
     fields=[f.account("from"), f.account("to"), f.amount(required=True)],
 )
 def make_payment(d: Draft, body: Body) -> None:

@@ -262,3 +262,27 @@ def test_an_elite_game_round_trips_through_export_and_import(game: Game) -> None
     original, copy = game.state(), json_of(imported)
     assert copy["head"] == original["head"]
     assert copy["balances"] == original["balances"]
+
+
+# -- a plot won at an auction from the Bank ----------------------------------------------------
+
+
+def test_a_plot_won_at_an_auction_counts_at_its_bid_in_net_worth_and_standings(
+    client: FlaskClient,
+) -> None:
+    """docs/rules.md, "Net worth of a plot won at auction": 2000 each; Ann wins b1-1 for 100."""
+    response = create(client, ("Ann", "Bob"))
+    assert response.status_code == 201, response.json
+    duel = Game(client, json_of(response))
+
+    duel.record({"type": "auction", "property": "b1-1", "winner": "p1", "bid": 100})
+
+    ann = duel.player("p1")
+    assert (ann["cash"], ann["net_worth"]) == (1900, 2000)
+    assert duel.state()["paid_at_auction"] == {"b1-1": 100}
+    duel.record({"type": "jackpot", "player": "p2", "stake": 50, "payout": 0})  # Bob 1950
+    duel.record({"type": "finish"})
+    assert duel.state()["standings"] == [
+        {"player": "p1", "score": 2000, "rank": 1},
+        {"player": "p2", "score": 1950, "rank": 2},
+    ]

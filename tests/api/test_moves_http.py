@@ -139,6 +139,30 @@ def test_a_bankrupt_player_is_no_longer_a_choice(table: Table) -> None:
     assert field(moves(table)["salary"], "player")["choices"] == ["p1", "p2"]
 
 
+@pytest.mark.parametrize("ruleset", ["classic", "short"])
+def test_without_the_house_rule_a_payment_to_the_pot_is_refused_and_not_offered(
+    table: Table, ruleset: str
+) -> None:
+    # docs/rules.md, "The pot without the option": p2's 30 to the pot is refused, nothing is
+    # recorded, and /moves offers no pot.
+    body = {"name": "No pot", "ruleset": ruleset, "players": ["Ann", "Bob", "Cy"]}
+    response = table.client.post("/api/v1/games", json=body)
+    assert response.status_code == 201, response.json
+    game = type(table)(table.client, response.json)
+    before = game.state()
+
+    problem = game.refusal({"type": "payment", "from": "p2", "to": "pot", "amount": 30})
+
+    assert (problem["code"], problem["params"]["reason"]) == ("option_disabled", "free_parking_pot")
+    after = game.state()
+    assert (after["balances"]["pot"], after["last_seq"]) == (0, before["last_seq"])
+    assert game.refusal({"type": "pot_collect", "player": "p1"})["code"] == "option_disabled"
+    listed = moves(game)
+    assert "pot_collect" not in listed
+    assert "pot" not in field(listed["payment"], "from")["choices"]
+    assert "pot" not in field(listed["payment"], "to")["choices"]
+
+
 def test_the_house_rules_add_the_pot_and_the_loans(new_game: NewGame) -> None:
     table = new_game(player_loans=True, free_parking_pot=True)
 

@@ -132,13 +132,20 @@ def test_a_new_state_holds_every_part() -> None:
 
 def test_a_state_snapshotted_before_the_late_parts_is_copied_with_them_empty() -> None:
     state = new_state(["Ann", "Bob"], ["boardwalk"], 32, 12)
-    del state["first_lap"], state["disputes"], state["first_names"]
+    del state["first_lap"], state["disputes"], state["first_names"], state["paid"]
 
     copied = copy_state(state)
 
-    assert (copied["first_lap"], copied["disputes"], copied["first_names"]) == ({}, {}, {})
+    assert (
+        copied["first_lap"],
+        copied["disputes"],
+        copied["first_names"],
+        copied["paid"],
+    ) == ({}, {}, {}, {})
     apply_change(state, {"kind": "first_lap", "player": "p1", "from": False, "to": True})
     assert state["first_lap"] == {"p1": True}
+    apply_change(state, {"kind": "paid", "property": "b1-1", "from": None, "to": 100})
+    assert state["paid"] == {"b1-1": 100}
 
 
 # One change of each kind, in an order a new table allows (an IOU before what is still owed on
@@ -158,6 +165,7 @@ SAMPLES: list[tuple[str, dict[str, Any], Any]] = [
     ("iou_holder", {"iou": "iou-4"}, "p3"),
     ("built_this_turn", {"player": "p1"}, 2),
     ("figure", {"property": "b1-1", "field": "price"}, 200),
+    ("paid", {"property": "b1-2"}, 100),
     ("share_price", {}, 130),
     ("shares", {"player": "p1"}, 5),
     ("policy", {"player": "p1", "policy": "green"}, True),

@@ -603,6 +603,81 @@ def test_an_insured_owners_plot_cannot_be_auctioned(branch: Table, policy: str) 
     assert error.code == "insured"
 
 
+# -- a plot won at an auction from the Bank --------------------------------------------------
+
+
+def test_a_plot_won_at_an_auction_counts_at_its_bid(elite_duel: Table) -> None:
+    """docs/rules.md, "Net worth of a plot won at auction": 2000 each (seed 004); Ann wins b1-1,
+    whose price nobody entered, for 100: 1900 cash + the plot at 100."""
+    txn = elite_duel.record("auction", property="b1-1", winner="p1", bid=100)
+    assert txn["postings"] == [{"from": "p1", "to": "bank", "amount": 100}]
+    assert {"kind": "paid", "property": "b1-1", "from": None, "to": 100} in txn["changes"]
+    assert elite_duel.cash("p1") == 1900
+    assert elite_duel.player("p1")["net_worth"] == 2000
+    assert elite_duel.player("p2")["net_worth"] == 2000
+    # Bob loses a stake of 50 at the jackpot: 1950. Ann now stands above him.
+    elite_duel.record("jackpot", player="p2", stake=50, payout=0)
+    elite_duel.record("finish")
+    assert elite_duel.state()["standings"] == [
+        {"player": "p1", "score": 2000, "rank": 1},
+        {"player": "p2", "score": 1950, "rank": 2},
+    ]
+
+
+def test_the_bid_counts_for_whoever_holds_the_plot_and_goes_with_a_void(elite_duel: Table) -> None:
+    won = elite_duel.record("auction", property="b1-1", winner="p1", bid=100)
+    elite_duel.record(
+        "trade",
+        legs=[
+            {"from": "p1", "to": "p2", "properties": ["b1-1"]},
+            {"from": "p2", "to": "p1", "cash": 150},
+        ],
+    )
+    # Ann 1900 + 150; Bob 2000 - 150 + the plot at 100.
+    assert elite_duel.player("p1")["net_worth"] == 2050
+    assert elite_duel.player("p2")["net_worth"] == 1950
+    assert elite_duel.state()["paid_at_auction"] == {"b1-1": 100}
+    elite_duel.record(
+        "trade",
+        legs=[
+            {"from": "p2", "to": "p1", "properties": ["b1-1"]},
+            {"from": "p1", "to": "p2", "cash": 150},
+        ],
+    )
+    elite_duel.record("void", seq=won["seq"] + 2, reason="undone")
+    elite_duel.record("void", seq=won["seq"] + 1, reason="undone")
+    elite_duel.record("void", seq=won["seq"], reason="no auction after all")
+    assert elite_duel.prop("b1-1")["owner"] == "bank"
+    assert elite_duel.player("p1")["net_worth"] == 2000
+    assert "paid_at_auction" not in elite_duel.state()
+
+
+def test_a_plot_whose_price_is_known_counts_at_its_price_not_its_bid(elite_duel: Table) -> None:
+    # Ann buys b1-1 entering its price, 200; back with the Bank, Bob wins it for 150.
+    elite_duel.record("buy", player="p1", property="b1-1", price=200)
+    txn = elite_duel.record("auction", property="b1-1", winner="p2", bid=150)
+    assert [c["kind"] for c in txn["changes"]] == ["deed"]
+    assert elite_duel.player("p2")["net_worth"] == 2000 - 150 + 200
+
+
+def test_a_rule_set_written_before_the_bid_counted_keeps_its_plots_at_0(bank: TableBank) -> None:
+    """Games stored before the fix replay and import as they were played: their rule set has
+    no ``unpriced_plot_counts_bid``, and the auction records no bid to count."""
+    old = json.loads(json.dumps(bank.ruleset(ELITE)))
+    del old["parameters"]["unpriced_plot_counts_bid"]
+    for deed in old["deeds"]:
+        del deed["id"], deed["mortgage_value"]
+    gid = bank.create_game(
+        "old", "elite-before", ["Ann", "Bob"], {}, ruleset_document={**old, "name": "elite-before"}
+    )["id"]
+    txn = bank.record(gid, {"type": "auction", "property": "b1-1", "winner": "p1", "bid": 100})
+    assert txn["changes"] == [{"kind": "deed", "property": "b1-1", "from": "bank", "to": "p1"}]
+    ann = next(p for p in bank.game(gid)["players"] if p["id"] == "p1")
+    assert ann["net_worth"] == 1900
+    copied = bank.import_game(json.loads(json.dumps(bank.export(gid))))
+    assert bank.game(copied["id"])["head"] == bank.game(gid)["head"]
+
+
 # -- mortgages and trades ----------------------------------------------------------------------
 
 

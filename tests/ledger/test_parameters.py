@@ -47,7 +47,9 @@ DEFAULTS = {
     "variant": "classic",
     "bankruptcy": "classic",
     "mortgaged_tradeable": True,
+    "pot_only_with_option": False,
     "jackpot_stake_returned": False,
+    "unpriced_plot_counts_bid": False,
     "fairplay_dumping_percent": 50,
     "fairplay_shift_percent": 10,
     "fairplay_distress_percent": 10,
@@ -204,7 +206,8 @@ def test_every_parameter_the_ledger_reads_is_declared_and_every_one_is_read():
 
 def test_the_parameters_only_millionaire_elite_reads_are_its_figures():
     """docs/rules.md, "Millionaire Elite": its kitty seed, its shares, its round income and
-    tax, its insurance policies and its jackpot; every other parameter every variant reads."""
+    tax, its insurance policies, its jackpot and its plots won at auction; every other
+    parameter every variant reads."""
     elite = {n for n, p in PARAMETERS.items() if p.variants == {ELITE}}
     assert elite == {
         "pot_seed",
@@ -215,10 +218,17 @@ def test_the_parameters_only_millionaire_elite_reads_are_its_figures():
         "policies",
         "policies_ending_at_start",
         "jackpot_stake_returned",
+        "unpriced_plot_counts_bid",
     }
-    # classic's taxes: Millionaire Elite has no tax transaction (its round tax instead).
+    # classic's taxes: Millionaire Elite has no tax transaction (its round tax instead); the pot
+    # only with the Free Parking option: Millionaire Elite's kitty is always its pot.
     classic = {n for n, p in PARAMETERS.items() if p.variants == {CLASSIC}}
-    assert classic == {"luxury_tax", "income_tax_flat", "income_tax_percent"}
+    assert classic == {
+        "luxury_tax",
+        "income_tax_flat",
+        "income_tax_percent",
+        "pot_only_with_option",
+    }
 
 
 def test_each_variant_is_its_values_and_one_class_of_checks():

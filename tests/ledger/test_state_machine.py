@@ -258,6 +258,10 @@ class Predictor:
         return True
 
     def account(self, acc: Any) -> bool:
+        if acc == "pot" and not self.options.get("free_parking_pot"):
+            # docs/rules.md, "Free Parking pot": an account only where the game collects it.
+            self.refuse("option_disabled")
+            return False
         return acc in ("bank", "pot") or self.player(acc)
 
     def deed(self, slug: Any) -> bool:

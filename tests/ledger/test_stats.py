@@ -1,7 +1,7 @@
 """The statistics of a game in the ledger (API.md v1.2, "Statistics of a game"): what counts
 as interest, buildings sold and a deed's price beyond the plain purchases (the HTTP module plays
-those), in a trade, a bankruptcy, a dealt short game and Millionaire Elite. Every figure is
-docs/rules.md's, worked out in the test."""
+those), in a trade, a bankruptcy, the deal of a short or timed game and Millionaire Elite.
+Every figure is docs/rules.md's, worked out in the test."""
 
 from __future__ import annotations
 
@@ -59,23 +59,44 @@ def test_a_bankrupt_s_buildings_count_as_sold_and_the_creditor_pays_the_fees(
     assert deed_of(table, "reading-railroad")["price_paid"] is None  # handed over
 
 
-def test_a_dealt_deed_has_no_price_paid_and_counts_in_nothing_bought(bank: TableBank) -> None:
+def test_dealt_deeds_count_as_bought_at_the_price_paid_at_the_deal(bank: TableBank) -> None:
+    """docs/rules.md, "Dealing": the example's deal, Ann pays 750, Bob 120, Cy 200, Di 320."""
     dealt = {
-        "p1": ["boardwalk", "park-place"],
-        "p2": ["baltic-avenue", "oriental-avenue"],
-        "p3": ["reading-railroad", "water-works"],
+        "p1": ["park-place", "boardwalk"],
+        "p2": ["mediterranean-avenue", "baltic-avenue"],
+        "p3": ["oriental-avenue", "vermont-avenue"],
+        "p4": ["connecticut-avenue", "reading-railroad"],
     }
-    short = Table(bank, ruleset="short", dealt=dealt)
-    short.record("buy", player="p1", property="mediterranean-avenue")
-
-    # Ann paid 400 + 350 for her dealt deeds at set-up (docs/rules.md 2), but bought only
-    # Mediterranean Avenue, at 60.
-    assert stats_of(short, "p1")["bought"] == 60
-    assert deed_of(short, "boardwalk")["price_paid"] is None
-    assert deed_of(short, "mediterranean-avenue")["price_paid"] == 60
+    short = Table(bank, ruleset="short", players=("Ann", "Bob", "Cy", "Di"), dealt=dealt)
+    assert [stats_of(short, p)["bought"] for p in ("p1", "p2", "p3", "p4")] == [750, 120, 200, 320]
+    assert deed_of(short, "park-place")["price_paid"] == 350
+    assert deed_of(short, "boardwalk")["price_paid"] == 400
+    assert deed_of(short, "reading-railroad")["price_paid"] == 200
+    short.record("buy", player="p1", property="st-charles-place")
+    # Then Ann buys St. Charles Place at 140: 750 + 140.
+    assert stats_of(short, "p1")["bought"] == 890
+    assert deed_of(short, "st-charles-place")["price_paid"] == 140
     # 1500 - 750 + 750 in deeds: her net worth never moved from the 1500 of her cash.
     ann = stats_of(short, "p1")
     assert (ann["peak_net_worth"], ann["peak_seq"]) == (1500, 1)
+
+
+def test_the_timed_game_s_dealt_deeds_count_as_bought_too(bank: TableBank) -> None:
+    """docs/rules.md, "Timed game": the same dealing as the short game."""
+    dealt = {"p1": ["park-place", "boardwalk"], "p2": ["mediterranean-avenue", "baltic-avenue"]}
+    timed = Table(bank, ("Ann", "Bob"), ruleset="timed", dealt=dealt)
+    assert [stats_of(timed, p)["bought"] for p in ("p1", "p2")] == [750, 120]
+    assert deed_of(timed, "baltic-avenue")["price_paid"] == 60
+    # A dealt deed that changes hands in a trade has no price of its new owner's own.
+    timed.record(
+        "trade",
+        legs=[
+            {"from": "p1", "to": "p2", "properties": ["boardwalk"]},
+            {"from": "p2", "to": "p1", "cash": 100},
+        ],
+    )
+    assert deed_of(timed, "boardwalk")["price_paid"] is None
+    assert stats_of(timed, "p1")["bought"] == 750
 
 
 def test_millionaire_elite_s_round_income_is_salary_and_round_tax_is_taxes(

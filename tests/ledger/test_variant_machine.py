@@ -399,7 +399,11 @@ def worth(board: Board, view: dict[str, Any], pid: str) -> int:
     for slug, prop in view["properties"].items():
         if prop["owner"] != pid:
             continue
-        price = price_of(board, view, slug) or 0
+        price = price_of(board, view, slug)
+        if price is None:
+            # docs/rules.md, "Net worth of a plot won at auction": at the bid it was won for.
+            price = view.get("paid_at_auction", {}).get(slug)
+        price = price or 0
         total += price // 2 if prop["mortgaged"] else price
         total += buildings_cost(board, view, slug)
     for iou in view["ious"]:
@@ -875,8 +879,11 @@ class VariantMachine(RuleBasedStateMachine):
         have = max(self.cash(frm), 0)
         amount = [data.draw(st.integers(1, 300)), have, have + 1][bucket(data, 4, 2, 1)]
         body = {"type": "payment", "from": frm, "to": to, "amount": max(amount, 1)}
-        ok = self.active(frm) or frm == "pot"
-        ok = ok and (to in ("bank", "pot") or self.active(to)) and frm != to
+        # The pot is an account only where the game collects it (docs/rules.md, "Free Parking
+        # pot"): the kitty, or the house rule; elsewhere option_disabled.
+        pot = self.elite or bool(self.options.get("free_parking_pot"))
+        ok = self.active(frm) or (frm == "pot" and pot)
+        ok = ok and (to == "bank" or (to == "pot" and pot) or self.active(to)) and frm != to
         if ok and amount <= have and amount >= 1:
             self.submit(body, must=True)
             assert self.moved() == {frm: -amount, to: amount}
@@ -884,7 +891,11 @@ class VariantMachine(RuleBasedStateMachine):
             self.submit(
                 body,
                 expect=Refusal(
-                    "insufficient_funds", "unknown_player", "player_bankrupt", "validation_error"
+                    "insufficient_funds",
+                    "unknown_player",
+                    "player_bankrupt",
+                    "validation_error",
+                    "option_disabled",
                 ),
             )
 
@@ -1027,9 +1038,13 @@ class VariantMachine(RuleBasedStateMachine):
         if self.cash(winner) < paid:
             self.submit(body, expect=Refusal("insufficient_funds"))
             return
+        unpriced = price_of(self.board, self.current, slug) is None
         self.submit(body, must=True)
         assert self.props[slug]["owner"] == winner
         assert self.moved() == ({winner: -bid, owner: bid} if paid else {})
+        if unpriced and paid:
+            # docs/rules.md, "Net worth of a plot won at auction": its bid is what it counts.
+            assert self.current["paid_at_auction"][slug] == bid
 
     @rule(data=st.data())
     @playing

@@ -154,7 +154,7 @@ export const pl = {
   verify_ok: 'Dziennik jest nienaruszony: transakcje {n}.', verify_bad: 'Dziennik jest naruszony!', head: 'Wierzchołek',
   c_deed: 'nieruchomość', c_houses: 'domy', c_hotel: 'hotel', c_mortgage: 'zastaw', c_jail: 'więzienie', c_jail_card: 'karta wyjścia',
   c_bankrupt: 'bankrut', c_status: 'gra', c_void: 'unieważnienie', c_shares: 'akcje', c_share_price: 'cena akcji',
-  c_policy: 'polisa', c_figure: 'wpisana kwota', c_iou: 'weksel', c_turn: 'tura',
+  c_policy: 'polisa', c_figure: 'wpisana kwota', c_paid: 'zapłacono na licytacji', c_iou: 'weksel', c_turn: 'tura',
   c_exempt: 'zwolnienie z podatku', c_first_lap: 'pierwsze okrążenie', c_name: 'imię',
   kind_street: 'ulica', kind_railroad: 'dworzec', kind_utility: 'zakład', kind_plot: 'działka', kind_central: 'działka centralna',
   b_property: 'nieruchomość', b_kind: 'rodzaj', b_owner: 'właściciel', b_houses: 'domy', b_hotel: 'hotel', b_monopoly: 'cała grupa',

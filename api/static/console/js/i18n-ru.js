@@ -154,7 +154,7 @@ export const ru = {
   verify_ok: 'Журнал цел: транзакций {n}.', verify_bad: 'Журнал нарушен!', head: 'Вершина',
   c_deed: 'участок', c_houses: 'дома', c_hotel: 'отель', c_mortgage: 'залог', c_jail: 'тюрьма', c_jail_card: 'карточка выхода',
   c_bankrupt: 'банкрот', c_status: 'игра', c_void: 'аннулирование', c_shares: 'акции', c_share_price: 'цена акции',
-  c_policy: 'полис', c_figure: 'введённая сумма', c_iou: 'расписка', c_turn: 'ход',
+  c_policy: 'полис', c_figure: 'введённая сумма', c_paid: 'уплачено на аукционе', c_iou: 'расписка', c_turn: 'ход',
   c_exempt: 'освобождение от налога', c_first_lap: 'первый круг', c_name: 'имя',
   kind_street: 'улица', kind_railroad: 'железная дорога', kind_utility: 'предприятие', kind_plot: 'участок', kind_central: 'центральный участок',
   b_property: 'участок', b_kind: 'вид', b_owner: 'владелец', b_houses: 'дома', b_hotel: 'отель', b_monopoly: 'вся группа',

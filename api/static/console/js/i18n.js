@@ -168,7 +168,7 @@ export const en = {
   verify_ok: 'The log holds: {n} transactions.', verify_bad: 'The log does not hold!', head: 'Head',
   c_deed: 'deed', c_houses: 'houses', c_hotel: 'hotel', c_mortgage: 'mortgage', c_jail: 'jail', c_jail_card: 'jail card',
   c_bankrupt: 'bankrupt', c_status: 'game', c_void: 'void', c_shares: 'shares', c_share_price: 'share price',
-  c_policy: 'policy', c_figure: 'figure entered', c_iou: 'IOU', c_turn: 'turn',
+  c_policy: 'policy', c_figure: 'figure entered', c_paid: 'paid at auction', c_iou: 'IOU', c_turn: 'turn',
   c_exempt: 'tax exemption', c_first_lap: 'first lap', c_name: 'name',
   kind_street: 'street', kind_railroad: 'railroad', kind_utility: 'utility', kind_plot: 'plot', kind_central: 'central plot',
   b_property: 'deed', b_kind: 'kind', b_owner: 'owner', b_houses: 'houses', b_hotel: 'hotel', b_monopoly: 'whole group',
