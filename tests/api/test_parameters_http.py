@@ -77,7 +77,7 @@ def test_counts_choices_booleans_and_lists_are_published_as_what_they_are(publis
 
 def test_every_parameter_the_server_checks_is_published_once(published, client):
     # A document may give exactly these: one more is refused as unknown.
-    assert len(published) == 32
+    assert len(published) == 34
     answer = _create(client, {"starting_cash_bonus": 5})
     assert answer.status_code == 422
     assert answer.json["errors"]["ruleset_document"] == ["parameters: unknown starting_cash_bonus"]

@@ -44,7 +44,7 @@ def written_kinds() -> dict[str, list[str]]:
 def test_every_kind_a_handler_writes_is_registered() -> None:
     written = written_kinds()
     assert set(written) - set(CHANGES) == set()
-    assert len(written) == 23  # the state's change kinds, each written somewhere
+    assert len(written) == 24  # the state's change kinds, each written somewhere
 
 
 def test_every_registered_kind_is_written_by_a_handler() -> None:
