@@ -557,13 +557,17 @@ export function jailDialog(ctx, player) {
     body.append(h('p', {}, p.in_jail ? t('is_in_jail', {name: p.name}) : t('not_in_jail', {name: p.name})));
     const row = h('div', {class: 'moves'});
     if (!p.in_jail && ctx.can('go_to_jail')) row.append(form.button(t('go_to_jail'), () => ({type: 'go_to_jail', player})));
+    // The ways out of jail are offered to a player the server holds in jail, and only where
+    // its moves name him (the fine is what leaves jail: docs/rules.md, "Jail fine"); a
+    // player who is not in jail was offered a fine that took 50 for nothing.
+    const out = (type) => p.in_jail && ctx.choices(type, 'player').includes(player);
     const fine = {type: 'jail_fine', player};
-    if (ctx.can('jail_fine')) row.append(quoteLabel(ctx, form.button(t('pay_fine'), () => fine, {cls: 'secondary'}), t('pay_fine'), fine, player));
-    if (p.in_jail && ctx.can('leave_jail')) row.append(form.button(t('leave_jail_doubles'), () => ({type: 'leave_jail', player}), {cls: 'secondary'}));
+    if (out('jail_fine')) row.append(quoteLabel(ctx, form.button(t('pay_fine'), () => fine, {cls: 'secondary'}), t('pay_fine'), fine, player));
+    if (out('leave_jail')) row.append(form.button(t('leave_jail_doubles'), () => ({type: 'leave_jail', player}), {cls: 'secondary'}));
     const decks = ctx.move('jail_card')?.fields.find((f) => f.name === 'deck')?.choices || [];
     for (const deck of decks) {
       const holder = (ctx.game.jail_cards || {})[deck];
-      if (holder === player) {
+      if (holder === player && out('jail_card')) {
         row.append(form.button(t('use_card', {deck: t(`deck_${deck}`)}), () => ({type: 'jail_card', player, action: 'use', deck}), {cls: 'secondary'}));
       } else if (holder === 'deck') {
         row.append(form.button(t('draw_card', {deck: t(`deck_${deck}`)}), () => ({type: 'jail_card', player, action: 'draw', deck}), {cls: 'secondary'}));
