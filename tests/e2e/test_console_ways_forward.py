@@ -68,3 +68,33 @@ def test_the_jail_dialog_offers_no_fine_to_a_player_who_is_not_in_jail(
     fine.click()
     expect(page.get_by_test_id("cash-p1")).to_have_text(money(page, 1450))
     assert ledger(server, game)["balances"]["p1"] == 1450
+
+
+# -- 4. the outbox after an outage ---------------------------------------------------------
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_the_kept_notice_closes_and_the_table_follows_once_the_outbox_sent_its_move(
+    browser: Browser, server: Server, request: pytest.FixtureRequest, locale: str
+) -> None:
+    page = new_page(browser, request, locale=locale)
+    game = new_game(server, "classic", NAMES[locale])
+    open_table(page, server, game)
+    # The Wi-Fi loses every write while the page still thinks the server is there: the salary
+    # is kept in the outbox, and the notice says so.
+    writes = re.compile(r"/api/v1/games/[^/]+/transactions$")
+    page.route(
+        writes, lambda route: route.abort() if route.request.method == "POST" else route.continue_()
+    )
+    page.get_by_test_id("salary-p1").click()
+    notice = page.locator("dialog[open]")
+    expect(notice).to_contain_text(words(page, "ob_kept"))
+    expect(page.get_by_test_id("outbox-move")).to_have_count(1)
+
+    page.unroute(writes)  # the Wi-Fi back: the outbox tries again within 2 s
+    # docs/rules.md: the salary is 200: 1,500 + 200 = 1,700, on the table as soon as it is
+    # recorded, with no tap on the notice (it waited for OK for 20 s to 2 min).
+    expect(page.get_by_test_id("outbox-move")).to_have_count(0, timeout=6000)
+    expect(notice).to_have_count(0, timeout=1000)
+    expect(page.get_by_test_id("cash-p1")).to_have_text(money(page, 1700), timeout=2000)
+    assert ledger(server, game)["balances"]["p1"] == 1700

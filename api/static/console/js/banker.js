@@ -457,7 +457,7 @@ async function loadGame(id) {
   ctx.saved = saved;
   if (!ctx.intents) ctx.intents = new Intents(id);
   if (!ctx.outbox) {
-    ctx.outbox = new Outbox(id, {api, intents: ctx.intents, onSent: (entry, txn) => recorded(ctx, txn), onKept: (result) => kept(result)});
+    ctx.outbox = new Outbox(id, {api, intents: ctx.intents, onSent: (entry, txn) => recorded(ctx, txn), onKept: (result) => kept(result, ctx.outbox)});
     ctx.outbox.addEventListener('change', drawBanner);
   }
   ctx.stale = stale;
@@ -615,16 +615,22 @@ function playerMoved(ctx, txn) {
   toast([title, ...paid].join(' — '), {timeout: 10000, move: true});
 }
 
-/** A move put in the outbox: a toast, or a dialog when the page thought the server was there. */
-function kept({unexpected}) {
+/** A move put in the outbox: a toast, or a dialog when the page thought the server was there.
+ * The dialog closes by itself once the outbox holds nothing waiting: the move's own toast
+ * says it was recorded, and the table under the dialog, held back while it is open, follows. */
+function kept({unexpected}, outbox) {
   if (!unexpected) {
     toast(t('ob_kept'), {kind: 'warn'});
     return;
   }
-  modal(t('ob_kept_title'), (body, dialog) => {
+  const dialog = modal(t('ob_kept_title'), (body, dialog) => {
     body.append(h('p', {}, t('ob_kept')),
       h('div', {class: 'actions'}, h('button', {type: 'button', class: 'primary', onclick: () => dialog.close()}, t('ok'))));
   });
+  const sent = () => { if (!outbox.waiting().length) dialog.close(); };
+  outbox.addEventListener('change', sent);
+  dialog.addEventListener('close', () => outbox.removeEventListener('change', sent));
+  sent();
 }
 
 function showOutbox(ctx) {
@@ -666,7 +672,7 @@ function snapshot(id) {
 /** After a recorded transaction: the table again, and what was recorded, with an undo. */
 async function recorded(ctx, txn) {
   if (txn.queued) {
-    kept(txn);
+    kept(txn, ctx.outbox);
     return;
   }
   const {title, moves} = describeTxn(ctx, txn);
