@@ -16,7 +16,18 @@ import re
 from typing import Any
 
 import pytest
-from console_steps import card, money, more, new_game, new_page, open_table, words
+from console_steps import (
+    card,
+    logged,
+    money,
+    more,
+    new_game,
+    new_page,
+    open_table,
+    record,
+    settled,
+    words,
+)
 from server import Server
 
 pytestmark = pytest.mark.e2e
@@ -98,3 +109,96 @@ def test_the_kept_notice_closes_and_the_table_follows_once_the_outbox_sent_its_m
     expect(notice).to_have_count(0, timeout=1000)
     expect(page.get_by_test_id("cash-p1")).to_have_text(money(page, 1700), timeout=2000)
     assert ledger(server, game)["balances"]["p1"] == 1700
+
+
+# -- 13. a correction names its dispute and comes filled in ----------------------------------
+
+
+def disputed_payment(server: Server, locale: str) -> tuple[dict, int, int]:
+    """A game where Anna paid Bob 50 and Bob disputes it from his phone: the game, the
+    payment's seq and the dispute's."""
+    game = new_game(server, "classic", NAMES[locale])
+    paid = record(server, game, {"type": "payment", "from": "p1", "to": "p2", "amount": 50})
+    answer = server.call(
+        "POST",
+        f"/api/v1/games/{game['id']}/transactions",
+        {"type": "dispute", "seq": paid["seq"], "reason": "?!"},
+        game["tokens"]["p2"],
+    )
+    assert answer.status == 201, answer
+    return game, paid["seq"], answer.body["seq"]
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_a_void_from_all_moves_names_the_open_dispute_and_fills_in_its_transaction(
+    browser: Browser, server: Server, request: pytest.FixtureRequest, locale: str
+) -> None:
+    page = new_page(browser, request, locale=locale)
+    game, paid, dispute = disputed_payment(server, locale)
+    open_table(page, server, game)
+    bob = NAMES[locale][1]
+
+    page.get_by_test_id("all-moves").click()
+    page.get_by_test_id("move-void").click()
+    dialog = page.locator("dialog[open]")
+    # The dispute is picked among the open ones by who disputes what and why, not typed as a
+    # bare number.
+    picker = dialog.locator("select[data-field=dispute]")
+    named = words(
+        page, "dp_choice", name=bob, about=f"#{paid} {words(page, 'ty_payment')}", reason="?!"
+    )
+    expect(picker.locator("option", has_text=named)).to_have_count(1)
+    picker.select_option(str(dispute))
+    # Its transaction and the player's reason come filled in.
+    expect(dialog.locator("[data-field=seq]")).to_have_value(str(paid))
+    expect(dialog.locator("[data-field=reason]")).to_have_value("?!")
+    settled(page)
+    dialog.get_by_test_id("move-record").click()
+    expect(dialog).to_have_count(0)
+
+    # docs/rules.md: a void moves the payment back: Anna 1,500 again, Bob 1,500.
+    expect(page.get_by_test_id("cash-p1")).to_have_text(money(page, 1500))
+    [void] = logged(server, game, "void")
+    assert void["request"] == {"seq": paid, "reason": "?!", "dispute": dispute}
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_a_void_from_the_history_asks_no_dispute_number_and_comes_with_a_reason(
+    browser: Browser, server: Server, request: pytest.FixtureRequest, locale: str
+) -> None:
+    page = new_page(browser, request, locale=locale)
+    game, paid, dispute = disputed_payment(server, locale)
+    salary = record(server, game, {"type": "salary", "player": "p1"})["seq"]
+    open_table(page, server, game)
+    page.goto(f"{server.base}/#/g/{game['id']}/history")
+
+    # A salary nobody disputes: no dispute to name, the usual reason filled in; two taps.
+    row = page.locator(f"details.txn[data-seq='{salary}']")
+    row.locator("summary").click()
+    row.get_by_role("button", name=words(page, "void_ellipsis")).click()
+    dialog = page.locator("dialog[open]")
+    expect(dialog.locator("[data-field=reason]")).to_have_value(words(page, "void_reason_default"))
+    expect(dialog.locator("[data-field=dispute]")).to_have_count(0)
+    expect(dialog.get_by_text(words(page, "mf_dispute"), exact=True)).to_have_count(0)
+    settled(page)
+    dialog.get_by_test_id("move-record").click()
+    expect(dialog).to_have_count(0)
+    voids = logged(server, game, "void")
+    assert [v["request"] for v in voids] == [
+        {"seq": salary, "reason": words(page, "void_reason_default")}
+    ]
+
+    # The disputed payment: voided through its dispute, with the player's reason filled in.
+    row = page.locator(f"details.txn[data-seq='{paid}']")
+    row.locator("summary").click()
+    row.get_by_role("button", name=words(page, "void_ellipsis")).click()
+    dialog = page.locator("dialog[open]")
+    expect(dialog.locator("input[name=reason]")).to_have_value("?!")
+    settled(page)
+    dialog.get_by_test_id("dispute-void-send").click()
+    expect(dialog).to_have_count(0)
+    assert logged(server, game, "void")[-1]["request"] == {
+        "seq": paid,
+        "reason": "?!",
+        "dispute": dispute,
+    }

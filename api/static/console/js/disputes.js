@@ -19,6 +19,20 @@ function disputesOf(ctx) {
   return ctx.game.disputes || [];
 }
 
+/** The open disputes, oldest first. */
+export function openDisputes(ctx) {
+  return disputesOf(ctx).filter((d) => d.status === 'open');
+}
+
+/** An open dispute named for a pick: who disputes which transaction and why ("Bob disputes
+ * #10 Rent · Boardwalk: “wrong deed”"); the transaction's words given to `then` when the log
+ * answers, its number until then. */
+export function disputeChoice(ctx, d, then) {
+  const line = (about) => t('dp_choice', {name: who(ctx, d.by), about, reason: d.reason});
+  txnOf(ctx, d.about).then((txn) => then(line(describeTxn(ctx, txn).title))).catch(() => { /* its number */ });
+  return line(`#${d.about}`);
+}
+
 /** The open dispute about transaction `seq`, if any. */
 export function openDisputeAbout(ctx, seq) {
   return disputesOf(ctx).find((d) => d.about === seq && d.status === 'open') || null;
@@ -137,7 +151,8 @@ function sentence(input, form, message) {
  * (which the dispute keeps as its note); what it would move back shown before. */
 export function voidDisputedDialog(ctx, d) {
   txnDialog(ctx, t('dp_void_title', {seq: d.about}), (body, form) => {
-    const reason = h('input', {type: 'text', name: 'reason', maxlength: 500, required: true, autocomplete: 'off'});
+    // The reason comes filled in with the player's own, for the banker to keep or change.
+    const reason = h('input', {type: 'text', name: 'reason', maxlength: 500, required: true, autocomplete: 'off', value: d.reason});
     // One body for the quote and the record; the quote's, before a reason is typed, a draft's.
     const voiding = (text) => ({type: 'void', seq: d.about, reason: text, dispute: d.seq});
     const view = quoteBox(ctx, () => voiding(reason.value.trim() || '?'), {testid: 'void-quote', basis: false});
