@@ -202,3 +202,72 @@ def test_a_void_from_the_history_asks_no_dispute_number_and_comes_with_a_reason(
         "reason": "?!",
         "dispute": dispute,
     }
+
+
+# -- 7. an IOU says it records a debt, and records the lent notes with it --------------------
+
+
+def net_worth(state: dict[str, Any], pid: str) -> int:
+    (player,) = (p for p in state["players"] if p["id"] == pid)
+    return int(player["net_worth"])
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_an_iou_says_it_records_a_debt_and_records_the_lent_cash_first_when_ticked(
+    browser: Browser, server: Server, request: pytest.FixtureRequest, locale: str
+) -> None:
+    page = new_page(browser, request, locale=locale)
+    game = new_game(server, "classic", NAMES[locale], options={"player_loans": True})
+    open_table(page, server, game)
+    anna, bob = NAMES[locale]
+
+    # Anna borrows 100 from Bob. The dialog says an IOU is a debt and moves no cash.
+    dialog = more(page, "p1", words(page, "a_iou"))
+    expect(dialog).to_contain_text(words(page, "iou_hint"))
+    dialog.locator("select[name=creditor]").select_option("p2")
+    dialog.locator("input[name=amount]").fill("100")
+    expect(dialog.get_by_test_id("iou-debt")).to_have_text(
+        words(page, "iou_records", debtor=anna, holder=bob, amount=money(page, 100))
+    )
+    # Bob hands over the notes: ticked, the payment is shown before anything is recorded.
+    dialog.get_by_label(words(page, "iou_with_cash")).check()
+    expect(dialog.get_by_test_id("iou-cash-quote")).to_have_text(
+        f"{bob} → {anna}: {money(page, 100)}"
+    )
+    settled(page)
+    dialog.get_by_role("button", name=words(page, "issue_iou")).click()
+    expect(dialog).to_have_count(0)
+
+    # docs/rules.md, IOUs: the IOU moves no cash; the payment of 100 does: Anna 1,500 + 100 =
+    # 1,600, Bob 1,400; the IOU is Anna's liability and Bob's asset: both worth 1,500.
+    expect(page.get_by_test_id("cash-p1")).to_have_text(money(page, 1600))
+    expect(page.get_by_test_id("cash-p2")).to_have_text(money(page, 1400))
+    settled(page)
+    [payment] = logged(server, game, "payment")
+    [iou] = logged(server, game, "iou")
+    assert payment["request"] == {"from": "p2", "to": "p1", "amount": 100}
+    assert iou["request"] == {"debtor": "p1", "creditor": "p2", "amount": 100}
+    assert payment["seq"] < iou["seq"]
+    state = ledger(server, game)
+    assert (net_worth(state, "p1"), net_worth(state, "p2")) == (1500, 1500)
+
+
+def test_lent_cash_the_creditor_has_not_got_records_neither_the_payment_nor_the_iou(
+    browser: Browser, server: Server, request: pytest.FixtureRequest
+) -> None:
+    page = new_page(browser, request, locale="ru-RU")
+    game = new_game(server, "classic", NAMES["ru-RU"], options={"player_loans": True})
+    open_table(page, server, game)
+
+    dialog = more(page, "p1", words(page, "a_iou"))
+    dialog.locator("select[name=creditor]").select_option("p2")
+    dialog.locator("input[name=amount]").fill("2000")  # Bob holds 1,500
+    dialog.get_by_label(words(page, "iou_with_cash")).check()
+    expect(dialog.get_by_test_id("iou-cash-quote").locator(".problem")).to_be_visible()
+    settled(page)
+    dialog.get_by_role("button", name=words(page, "issue_iou")).click()
+    expect(dialog.locator(".problem").first).to_be_visible()
+    settled(page)
+    assert logged(server, game, "payment") == []
+    assert logged(server, game, "iou") == []
+    expect(page.get_by_test_id("cash-p2")).to_have_text(money(page, 1500))

@@ -290,12 +290,14 @@ export function askedIn(answer) {
  * (`render`), what it does with each answer (`onAnswer(answer, {record, view, m})`), whether a
  * refused quote disables the button (`refusedBlocks`), the ways to raise money a shortfall
  * offers (`raise`), what happens once it is recorded (`then`, before the table is drawn again)
- * and once the table shows it (`done`).
+ * and once the table shows it (`done`), what stands between the fields and the quote
+ * (`beside(m)`), and what the button records instead of the move's own body
+ * (`payload(body)`: an IOU's lent cash first, its `then` recording the IOU).
  */
 export function moveDialog(ctx, txnDialog, type, preset = {}, {title, testid = 'move-quote', record: recordLabel,
   recordTestid = 'move-record', recordClass = 'primary', basis = true, intro = () => [], after = () => [],
   draft = {}, render = null, onAnswer = null, needs = null, missingTexts = {}, refusedBlocks = false, raise = true, then, done, wide,
-  ...formOptions} = {}) {
+  beside = () => [], payload = (body) => body, ...formOptions} = {}) {
   const move = ctx.move(type);
   if (!move) {
     // Not among the moves the server listed last (or none were ever fetched on this device).
@@ -341,8 +343,11 @@ export function moveDialog(ctx, txnDialog, type, preset = {}, {title, testid = '
       el.addEventListener('change', changed);
     }
     m.sync();
-    record = form.button(label, () => m.body() || m.sayMissing(form.errorBox, missingTexts), {testid: recordTestid, cls: recordClass, then, done, shown});
-    append(body, [...intro(), ...m.rows, view.el, form.memoField(), h('div', {class: 'actions'}, record), ...after(form)]);
+    record = form.button(label, () => {
+      const made = m.body() || m.sayMissing(form.errorBox, missingTexts);
+      return made && payload(made);
+    }, {testid: recordTestid, cls: recordClass, then, done, shown});
+    append(body, [...intro(), ...m.rows, ...beside(m), view.el, form.memoField(), h('div', {class: 'actions'}, record), ...after(form)]);
     view.now();
   }, {wide: wide ?? move.fields.length > 4});
 }
