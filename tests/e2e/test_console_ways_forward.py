@@ -271,3 +271,100 @@ def test_lent_cash_the_creditor_has_not_got_records_neither_the_payment_nor_the_
     assert logged(server, game, "payment") == []
     assert logged(server, game, "iou") == []
     expect(page.get_by_test_id("cash-p2")).to_have_text(money(page, 1500))
+
+
+# -- 5. a void refused for the later transactions that depend on it ---------------------------
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_a_disputed_rent_whose_void_later_taxes_depend_on_lists_them_in_order_to_void_first(
+    browser: Browser, server: Server, request: pytest.FixtureRequest, locale: str
+) -> None:
+    game = new_game(server, "classic", NAMES[locale])
+    record(server, game, {"type": "buy", "player": "p2", "property": "boardwalk"})
+    rent = record(server, game, {"type": "rent", "payer": "p1", "property": "boardwalk"})["seq"]
+    # Two income taxes of 10 % of what Anna is worth: each depends on the rent (without it she
+    # would be worth 50 more), the second on the first too.
+    income = {"type": "tax", "player": "p1", "tax": "income", "choice": "percent"}
+    first = record(server, game, income)["seq"]
+    second = record(server, game, income)["seq"]
+    disputed = server.call(
+        "POST",
+        f"/api/v1/games/{game['id']}/transactions",
+        {"type": "dispute", "seq": rent, "reason": "?!"},
+        game["tokens"]["p1"],
+    )
+    assert disputed.status == 201, disputed
+    page = new_page(browser, request, locale=locale)
+    open_table(page, server, game)
+
+    page.get_by_test_id(f"dispute-void-{disputed.body['seq']}").click()
+    dialog = page.locator("dialog[open]")
+    send = dialog.get_by_test_id("dispute-void-send")
+    way = dialog.get_by_test_id("void-quote").get_by_test_id("void-first")
+    # The way forward, in the order the server takes them: the second tax (its own void
+    # waits for nothing), then the first; the rent's own Void is shut meanwhile.
+    expect(way.locator("li")).to_have_count(2)
+    assert way.locator("li").evaluate_all("els => els.map((el) => Number(el.dataset.seq))") == [
+        second,
+        first,
+    ]
+    expect(way.locator("li").first).to_contain_text(words(page, "ty_tax"))
+    expect(send).to_be_disabled()
+
+    way.get_by_test_id(f"void-first-{second}").click()
+    # Asked again: the first tax still stands in the way, alone now.
+    expect(way.locator("li")).to_have_count(1)
+    expect(way.locator("li")).to_have_attribute("data-seq", str(first))
+    way.get_by_test_id(f"void-first-{first}").click()
+    # Nothing stands in the way: the rent's void shows what it moves back, and goes.
+    expect(dialog.get_by_test_id("void-quote")).to_contain_text(
+        f"{NAMES[locale][1]} → {NAMES[locale][0]}: {money(page, 50)}"
+    )
+    expect(send).to_be_enabled()
+    settled(page)
+    send.click()
+    expect(dialog).to_have_count(0)
+
+    # docs/rules.md: every classic player starts with 1,500; Boardwalk costs 400. With the
+    # rent and both taxes voided, Anna holds 1,500 again and Bob 1,100.
+    expect(page.get_by_test_id("cash-p1")).to_have_text(money(page, 1500))
+    expect(page.get_by_test_id("cash-p2")).to_have_text(money(page, 1100))
+    voids = [v["request"] for v in logged(server, game, "void")]
+    reason = words(page, "vf_reason", seq=rent)
+    assert voids == [
+        {"seq": second, "reason": reason},
+        {"seq": first, "reason": reason},
+        {"seq": rent, "reason": "?!", "dispute": disputed.body["seq"]},
+    ]
+
+
+def test_a_void_from_the_history_refused_for_a_later_tax_offers_its_void_then_goes(
+    browser: Browser, server: Server, request: pytest.FixtureRequest
+) -> None:
+    game = new_game(server, "classic", NAMES["pl-PL"])
+    record(server, game, {"type": "buy", "player": "p2", "property": "boardwalk"})
+    rent = record(server, game, {"type": "rent", "payer": "p1", "property": "boardwalk"})["seq"]
+    income = {"type": "tax", "player": "p1", "tax": "income", "choice": "percent"}
+    tax = record(server, game, income)["seq"]
+    page = new_page(browser, request, locale="pl-PL")
+    open_table(page, server, game)
+    page.goto(f"{server.base}/#/g/{game['id']}/history")
+
+    row = page.locator(f"details.txn[data-seq='{rent}']")
+    row.locator("summary").click()
+    row.get_by_role("button", name=words(page, "void_ellipsis")).click()
+    dialog = page.locator("dialog[open]")
+    way = dialog.get_by_test_id("void-quote").get_by_test_id("void-first")
+    expect(way.locator("li")).to_have_count(1)
+    expect(way.locator("li")).to_have_attribute("data-seq", str(tax))
+    expect(dialog.get_by_test_id("move-record")).to_be_disabled()
+    way.get_by_test_id(f"void-first-{tax}").click()
+    expect(dialog.get_by_test_id("move-record")).to_be_enabled()
+    settled(page)
+    dialog.get_by_test_id("move-record").click()
+    expect(dialog).to_have_count(0)
+    # docs/rules.md: with the rent and the tax voided, Anna holds her 1,500 again.
+    settled(page)
+    assert ledger(server, game)["balances"]["p1"] == 1500
+    assert [v["request"]["seq"] for v in logged(server, game, "void")] == [tax, rent]

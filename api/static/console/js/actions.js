@@ -918,7 +918,7 @@ export function voidDialog(ctx, txn, summary) {
   // What voiding it would move back (or why it cannot be voided), before the reason is typed.
   // The reason comes filled in with the usual one, for the banker to keep or change.
   moveDialog(ctx, txnDialog, 'void', {reason: t('void_reason_default')}, {title: t('a_void', {seq: txn.seq}), testid: 'void-quote', basis: false,
-    record: t('void'), recordClass: 'danger', fixed: {seq: txn.seq}, draft: {reason: '?'},
+    record: t('void'), recordClass: 'danger', fixed: {seq: txn.seq}, draft: {reason: '?'}, refusedBlocks: true,
     missingTexts: {reason: 'reason_required'},
     intro: () => [h('p', {}, summary), h('p', {class: 'muted small'}, t('void_hint'))]});
 }

@@ -13,7 +13,7 @@ import {GameContext, deedChips, describeTxn, problemView, standingsView, buildin
 import * as actions from './actions.js';
 import {Intents} from './intents.js';
 import {historyScreen} from './history.js';
-import {disputesPanel} from './disputes.js';
+import {disputesPanel, voidFirstView} from './disputes.js';
 import {fairplaySummary} from './fairplay.js';
 import {statsSection} from './stats.js';
 import {replayScreen} from './replay.js';
@@ -497,6 +497,8 @@ async function loadGame(id) {
   };
   // A finish refused while disputes are open: every dialog closes and the table is drawn
   // again, fresh, with the first open dispute in view and focused (spotlightDispute).
+  // A void refused because later transactions depend on it: those to void first, in order.
+  ctx.voidFirst = (params, again) => voidFirstView(ctx, params, again);
   ctx.showDisputes = (seq) => {
     for (const dialog of [...document.querySelectorAll('dialog[open]')]) dialog.close();
     ctx.spotlight = seq;

@@ -241,6 +241,7 @@ export const pl = {
   r_void_conflict_refused: 'Nr {seq} ({type}) zależy od nr {depends_on}: bez niej zostałaby odrzucona ({would_be}).',
   r_void_conflict_changed: 'Nr {seq} ({type}) zależy od nr {depends_on}: bez niej przesunęłaby inne kwoty lub majątek.',
   r_void_conflict_table_changed: 'Nr {seq} zależy od nr {depends_on}: od tego czasu stół się zmienił.',
+  vf_intro: 'Zależą od niej późniejsze ruchy. Najpierw unieważnij te, po kolei, potem nr {seq}:', vf_reason: 'unieważniona najpierw, by unieważnić nr {seq}',
   r_unknown_dispute: 'W tej grze nie ma sporu nr {dispute}.',
   r_dispute_closed: 'Spór nr {dispute} jest już zamknięty.',
   r_disputes_open: 'Otwarte spory: {count}, pierwszy to nr\u00a0{seq}. Utrzymaj lub unieważnij każdy przed końcem gry.',

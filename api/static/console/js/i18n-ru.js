@@ -241,6 +241,7 @@ export const ru = {
   r_void_conflict_refused: '№{seq} ({type}) зависит от №{depends_on}: без неё она была бы отклонена ({would_be}).',
   r_void_conflict_changed: '№{seq} ({type}) зависит от №{depends_on}: без неё суммы или имущество были бы другими.',
   r_void_conflict_table_changed: '№{seq} зависит от №{depends_on}: с тех пор на столе всё изменилось.',
+  vf_intro: 'От неё зависят более поздние ходы. Сначала аннулируйте эти, по порядку, затем №{seq}:', vf_reason: 'аннулирована первой, чтобы аннулировать №{seq}',
   r_unknown_dispute: 'В этой игре нет спора №{dispute}.',
   r_dispute_closed: 'Спор №{dispute} уже закрыт.',
   r_disputes_open: 'Открытых споров: {count}, первый — №{seq}. Оставьте в силе или аннулируйте каждый до конца игры.',

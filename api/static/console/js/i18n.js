@@ -256,6 +256,7 @@ export const en = {
   r_void_conflict_refused: '#{seq} ({type}) depends on #{depends_on}: without it, it would be refused ({would_be}).',
   r_void_conflict_changed: '#{seq} ({type}) depends on #{depends_on}: without it, it would move other amounts or assets.',
   r_void_conflict_table_changed: '#{seq} depends on #{depends_on}: the table has changed since.',
+  vf_intro: 'Later moves depend on it. Void these first, in this order, then #{seq}:', vf_reason: 'voided first, so that #{seq} can be voided',
   r_unknown_dispute: 'There is no dispute #{dispute} in this game.',
   r_dispute_closed: 'Dispute #{dispute} is closed already.',
   r_disputes_open: 'Open disputes: {count}, the first is #{seq}. Uphold or void each before the game ends.',

@@ -312,8 +312,8 @@ export function moveDialog(ctx, txnDialog, type, preset = {}, {title, testid = '
     const shown = (err) => (refusal && err && refusalKey(err) === refusal ? view.el : null);
     // The quote asks with the draft's values standing in for fields not typed yet.
     const view = quoteBox(ctx, () => m.body(draft) || null, {testid, basis, render,
-      problemOptions: raise && ctx.raiseButtons ? {onLiquidation: (pid, params) =>
-        ctx.raiseButtons(pid, {dialog: form.dialog, params, payload: m.body(), label: record.textContent})} : {},
+      problemOptions: {again: () => view.now(), ...(raise && ctx.raiseButtons ? {onLiquidation: (pid, params) =>
+        ctx.raiseButtons(pid, {dialog: form.dialog, params, payload: m.body(), label: record.textContent})} : {})},
       onAnswer: (answer) => {
         record.textContent = label;
         refusal = answer && answer.problem && !unreachable(answer.problem) ? refusalKey(answer.problem) : null;
