@@ -557,13 +557,17 @@ export function jailDialog(ctx, player) {
     body.append(h('p', {}, p.in_jail ? t('is_in_jail', {name: p.name}) : t('not_in_jail', {name: p.name})));
     const row = h('div', {class: 'moves'});
     if (!p.in_jail && ctx.can('go_to_jail')) row.append(form.button(t('go_to_jail'), () => ({type: 'go_to_jail', player})));
+    // The ways out of jail are offered to a player the server holds in jail, and only where
+    // its moves name him (the fine is what leaves jail: docs/rules.md, "Jail fine"); a
+    // player who is not in jail was offered a fine that took 50 for nothing.
+    const out = (type) => p.in_jail && ctx.choices(type, 'player').includes(player);
     const fine = {type: 'jail_fine', player};
-    if (ctx.can('jail_fine')) row.append(quoteLabel(ctx, form.button(t('pay_fine'), () => fine, {cls: 'secondary'}), t('pay_fine'), fine, player));
-    if (p.in_jail && ctx.can('leave_jail')) row.append(form.button(t('leave_jail_doubles'), () => ({type: 'leave_jail', player}), {cls: 'secondary'}));
+    if (out('jail_fine')) row.append(quoteLabel(ctx, form.button(t('pay_fine'), () => fine, {cls: 'secondary'}), t('pay_fine'), fine, player));
+    if (out('leave_jail')) row.append(form.button(t('leave_jail_doubles'), () => ({type: 'leave_jail', player}), {cls: 'secondary'}));
     const decks = ctx.move('jail_card')?.fields.find((f) => f.name === 'deck')?.choices || [];
     for (const deck of decks) {
       const holder = (ctx.game.jail_cards || {})[deck];
-      if (holder === player) {
+      if (holder === player && out('jail_card')) {
         row.append(form.button(t('use_card', {deck: t(`deck_${deck}`)}), () => ({type: 'jail_card', player, action: 'use', deck}), {cls: 'secondary'}));
       } else if (holder === 'deck') {
         row.append(form.button(t('draw_card', {deck: t(`deck_${deck}`)}), () => ({type: 'jail_card', player, action: 'draw', deck}), {cls: 'secondary'}));
@@ -704,11 +708,50 @@ export function tradeDialog(ctx, player) {
   }, {wide: true});
 }
 
+/**
+ * An IOU records a debt and moves no cash (docs/rules.md, "IOUs"). Where the creditor hands
+ * over real notes, the box below records them too: the payment from the creditor first (the
+ * server checks the creditor has the cash; refused, nothing is recorded), then the IOU, each a
+ * transaction of its own.
+ */
 export function iouDialog(ctx, player) {
   const mine = (ctx.game.ious || []).filter((i) => i.outstanding > 0 && (i.debtor === player || i.holder === player));
+  const cash = h('input', {type: 'checkbox', id: nextId('iou-cash'), dataset: {testid: 'iou-cash'}});
+  const lent = (iou) => ({type: 'payment', from: iou.creditor, to: iou.debtor, amount: iou.amount});
+  let iouNext = null; // the IOU to record once its cash is recorded
   moveDialog(ctx, txnDialog, 'iou', {debtor: player, creditor: ctx.activePlayers().find((p) => p.id !== player)?.id},
     {title: t('a_iou'), testid: 'iou-quote', record: t('issue_iou'), intro: () => [h('p', {class: 'muted small'}, t('iou_hint'))],
+      render: (txn) => h('p', {dataset: {testid: 'iou-debt'}}, t('iou_records', {debtor: ctx.name(txn.basis.debtor),
+        holder: ctx.name(txn.basis.creditor), amount: ctx.money(txn.basis.amount)})),
+      beside: (m) => {
+        const box = quoteBox(ctx, () => (cash.checked && m.body() ? lent(m.body()) : null), {testid: 'iou-cash-quote', basis: false});
+        const again = () => box.refresh();
+        for (const {el} of m.inputs.values()) { el.addEventListener('input', again); el.addEventListener('change', again); }
+        cash.addEventListener('change', () => box.now());
+        return [h('div', {class: 'check'}, cash, h('label', {for: cash.id}, t('iou_with_cash'))), box.el];
+      },
+      payload: (iou) => {
+        iouNext = cash.checked ? iou : null;
+        return cash.checked ? lent(iou) : iou;
+      },
+      then: (txn) => {
+        const iou = iouNext;
+        iouNext = null;
+        if (iou) recordNext(ctx, txn.memo ? {...iou, memo: txn.memo} : iou);
+      },
       after: (form) => (mine.length ? [h('h3', {class: 'sub'}, t('open_ious')), iouList(ctx, mine, form)] : [])});
+}
+
+/** The next transaction of a move recorded as several, once the one before is: its refusal
+ * said in a dialog of its own (the one before stands; Undo takes it back). */
+async function recordNext(ctx, body) {
+  try {
+    const txn = await recordOnce(ctx, body, {ask: true});
+    if (txn) await ctx.after(txn);
+  } catch (err) {
+    modal(t('refused'), (box, dialog) => box.append(problemView(ctx, err),
+      h('div', {class: 'actions'}, h('button', {type: 'button', class: 'primary', onclick: () => dialog.close()}, t('ok')))));
+  }
 }
 
 export function iouList(ctx, ious, form) {
@@ -912,8 +955,9 @@ function renameRefusal(ctx, player, problem, max) {
 
 export function voidDialog(ctx, txn, summary) {
   // What voiding it would move back (or why it cannot be voided), before the reason is typed.
-  moveDialog(ctx, txnDialog, 'void', {}, {title: t('a_void', {seq: txn.seq}), testid: 'void-quote', basis: false,
-    record: t('void'), recordClass: 'danger', fixed: {seq: txn.seq}, draft: {reason: '?'},
+  // The reason comes filled in with the usual one, for the banker to keep or change.
+  moveDialog(ctx, txnDialog, 'void', {reason: t('void_reason_default')}, {title: t('a_void', {seq: txn.seq}), testid: 'void-quote', basis: false,
+    record: t('void'), recordClass: 'danger', fixed: {seq: txn.seq}, draft: {reason: '?'}, refusedBlocks: true,
     missingTexts: {reason: 'reason_required'},
     intro: () => [h('p', {}, summary), h('p', {class: 'muted small'}, t('void_hint'))]});
 }

@@ -13,7 +13,7 @@ import {GameContext, deedChips, describeTxn, problemView, standingsView, buildin
 import * as actions from './actions.js';
 import {Intents} from './intents.js';
 import {historyScreen} from './history.js';
-import {disputesPanel} from './disputes.js';
+import {disputesPanel, voidFirstView} from './disputes.js';
 import {fairplaySummary} from './fairplay.js';
 import {statsSection} from './stats.js';
 import {replayScreen} from './replay.js';
@@ -464,7 +464,7 @@ async function loadGame(id) {
   ctx.saved = saved;
   if (!ctx.intents) ctx.intents = new Intents(id);
   if (!ctx.outbox) {
-    ctx.outbox = new Outbox(id, {api, intents: ctx.intents, onSent: (entry, txn) => recorded(ctx, txn), onKept: (result) => kept(result)});
+    ctx.outbox = new Outbox(id, {api, intents: ctx.intents, onSent: (entry, txn) => recorded(ctx, txn), onKept: (result) => kept(result, ctx.outbox)});
     ctx.outbox.addEventListener('change', drawBanner);
   }
   ctx.stale = stale;
@@ -504,6 +504,8 @@ async function loadGame(id) {
   };
   // A finish refused while disputes are open: every dialog closes and the table is drawn
   // again, fresh, with the first open dispute in view and focused (spotlightDispute).
+  // A void refused because later transactions depend on it: those to void first, in order.
+  ctx.voidFirst = (params, again) => voidFirstView(ctx, params, again);
   ctx.showDisputes = (seq) => {
     for (const dialog of [...document.querySelectorAll('dialog[open]')]) dialog.close();
     ctx.spotlight = seq;
@@ -622,16 +624,22 @@ function playerMoved(ctx, txn) {
   toast([title, ...paid].join(' — '), {timeout: 10000, move: true});
 }
 
-/** A move put in the outbox: a toast, or a dialog when the page thought the server was there. */
-function kept({unexpected}) {
+/** A move put in the outbox: a toast, or a dialog when the page thought the server was there.
+ * The dialog closes by itself once the outbox holds nothing waiting: the move's own toast
+ * says it was recorded, and the table under the dialog, held back while it is open, follows. */
+function kept({unexpected}, outbox) {
   if (!unexpected) {
     toast(t('ob_kept'), {kind: 'warn'});
     return;
   }
-  modal(t('ob_kept_title'), (body, dialog) => {
+  const dialog = modal(t('ob_kept_title'), (body, dialog) => {
     body.append(h('p', {}, t('ob_kept')),
       h('div', {class: 'actions'}, h('button', {type: 'button', class: 'primary', onclick: () => dialog.close()}, t('ok'))));
   });
+  const sent = () => { if (!outbox.waiting().length) dialog.close(); };
+  outbox.addEventListener('change', sent);
+  dialog.addEventListener('close', () => outbox.removeEventListener('change', sent));
+  sent();
 }
 
 function showOutbox(ctx) {
@@ -673,7 +681,7 @@ function snapshot(id) {
 /** After a recorded transaction: the table again, and what was recorded, with an undo. */
 async function recorded(ctx, txn) {
   if (txn.queued) {
-    kept(txn);
+    kept(txn, ctx.outbox);
     return;
   }
   const {title, moves} = describeTxn(ctx, txn);

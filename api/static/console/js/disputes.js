@@ -8,8 +8,9 @@
 import {h, replace, modal, field, toast} from './dom.js';
 import {t} from './i18n.js';
 import {describeTxn, problemView} from './views.js';
-import {txnDialog, askAgain, voidDialog} from './actions.js';
-import {quoteBox} from './quote.js';
+import {txnDialog, askAgain, voidDialog, recordOnce} from './actions.js';
+import {quote, quoteBox} from './quote.js';
+import {unreachable} from './api.js';
 
 // An open dispute waits for the banker; a closed one is just where it ended.
 const STATUS_BADGE = {open: 'warn'};
@@ -17,6 +18,20 @@ const STATUS_BADGE = {open: 'warn'};
 /** The disputes of the game state (none before the first one is recorded). */
 function disputesOf(ctx) {
   return ctx.game.disputes || [];
+}
+
+/** The open disputes, oldest first. */
+export function openDisputes(ctx) {
+  return disputesOf(ctx).filter((d) => d.status === 'open');
+}
+
+/** An open dispute named for a pick: who disputes which transaction and why ("Bob disputes
+ * #10 Rent · Boardwalk: “wrong deed”"); the transaction's words given to `then` when the log
+ * answers, its number until then. */
+export function disputeChoice(ctx, d, then) {
+  const line = (about) => t('dp_choice', {name: who(ctx, d.by), about, reason: d.reason});
+  txnOf(ctx, d.about).then((txn) => then(line(describeTxn(ctx, txn).title))).catch(() => { /* its number */ });
+  return line(`#${d.about}`);
 }
 
 /** The open dispute about transaction `seq`, if any. */
@@ -137,18 +152,77 @@ function sentence(input, form, message) {
  * (which the dispute keeps as its note); what it would move back shown before. */
 export function voidDisputedDialog(ctx, d) {
   txnDialog(ctx, t('dp_void_title', {seq: d.about}), (body, form) => {
-    const reason = h('input', {type: 'text', name: 'reason', maxlength: 500, required: true, autocomplete: 'off'});
+    // The reason comes filled in with the player's own, for the banker to keep or change.
+    const reason = h('input', {type: 'text', name: 'reason', maxlength: 500, required: true, autocomplete: 'off', value: d.reason});
     // One body for the quote and the record; the quote's, before a reason is typed, a draft's.
     const voiding = (text) => ({type: 'void', seq: d.about, reason: text, dispute: d.seq});
-    const view = quoteBox(ctx, () => voiding(reason.value.trim() || '?'), {testid: 'void-quote', basis: false});
+    // Refused (a later transaction depends on it), the button is shut: the quote says what to
+    // void first, each with its own Void, and asks again after each.
+    let send = null;
+    const view = quoteBox(ctx, () => voiding(reason.value.trim() || '?'), {testid: 'void-quote', basis: false,
+      problemOptions: {again: () => view.now()},
+      onAnswer: (answer) => { if (send) send.disabled = Boolean(answer && answer.problem && !unreachable(answer.problem)); }});
     body.append(h('div', {class: 'dispute-summary'}, disputeHead(ctx, d)), view.el, h('p', {class: 'muted small'}, t('dp_void_hint', {dispute: d.seq})),
       field(t('reason'), reason),
-      h('div', {class: 'actions'}, form.button(t('dp_void_send'), () => {
+      h('div', {class: 'actions'}, send = form.button(t('dp_void_send'), () => {
         const text = sentence(reason, form, t('reason_required'));
         return text === undefined ? undefined : voiding(text);
       }, {cls: 'danger', testid: 'dispute-void-send'})));
     view.now();
   });
+}
+
+/**
+ * A void refused because a later transaction depends on it (`void_conflict`, its params naming
+ * that transaction and the one it depends on): the later transactions to void first, in the
+ * order they can be voided (one whose own void is refused for a still later one comes after
+ * it), each described as the history does and with its own Void. After each, `again()` asks the
+ * refused void once more: it may now go through, or name the next to void first.
+ */
+export function voidFirstView(ctx, params, again) {
+  const {seq: later, depends_on: target} = params;
+  if (!Number.isInteger(later) || !Number.isInteger(target) || later === target) return null;
+  const list = h('ol', {class: 'void-first', dataset: {testid: 'void-first'}});
+  const section = h('div', {class: 'void-first-way'}, h('p', {class: 'small'}, t('vf_intro', {seq: target})), list);
+  const voidOf = (seq) => {
+    const open = openDisputeAbout(ctx, seq);
+    return {type: 'void', seq, reason: t('vf_reason', {seq: target}), ...(open ? {dispute: open.seq} : {})};
+  };
+  (async () => {
+    const chain = [later];
+    // Each one's own void asked in turn: a transaction that must go before it comes first.
+    for (let i = 0; i < 10; i += 1) {
+      const answer = await quote(ctx, voidOf(chain[0]));
+      const p = (answer.problem && answer.problem.code === 'void_conflict' && answer.problem.body.params) || {};
+      if (p.depends_on !== chain[0] || !Number.isInteger(p.seq) || chain.includes(p.seq)) break;
+      chain.unshift(p.seq);
+    }
+    replace(list, chain.map((seq) => {
+      const title = h('span', {class: 'txn-title'}, `#${seq}`);
+      const moves = h('span', {class: 'txn-moves small'});
+      txnOf(ctx, seq).then((txn) => {
+        const said = describeTxn(ctx, txn);
+        replace(title, said.title);
+        replace(moves, said.moves);
+      }).catch(() => { /* its number */ });
+      const slot = h('div', {class: 'error-slot'});
+      const button = h('button', {type: 'button', class: 'danger', dataset: {testid: `void-first-${seq}`}, onclick: async () => {
+        button.disabled = true;
+        replace(slot);
+        try {
+          const txn = await recordOnce(ctx, voidOf(seq), {ask: true});
+          if (txn) await ctx.after(txn);
+          if (txn && again) again();
+        } catch (err) {
+          replace(slot, problemView(ctx, err));
+        } finally {
+          button.disabled = false;
+        }
+      }}, t('a_void', {seq}));
+      return h('li', {dataset: {seq: String(seq)}}, h('div', {class: 'row'}, h('span', {class: 'grow'}, title, ' ', moves), button), slot);
+    }));
+  })().catch(() => { /* the refusal alone */ });
+  return section;
 }
 
 /** "Uphold": the transaction stands, the dispute closes with the banker's note. */

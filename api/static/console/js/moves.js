@@ -13,6 +13,7 @@ import {t, typeLabel} from './i18n.js';
 import {quoteBox} from './quote.js';
 import {unreachable} from './api.js';
 import {deedPicker} from './views.js';
+import {openDisputes, disputeChoice} from './disputes.js';
 
 /** What the game's moves depend on besides their seq bounds: asked again when it changes. */
 export function movesKey(game) {
@@ -55,6 +56,7 @@ function control(ctx, f, preset, {radios = [], pickers = {}} = {}) {
   const attrs = {name: f.name, dataset: {field: f.name}};
   if (radios.includes(f.name) && Array.isArray(f.choices)) return radioGroup(ctx, f, preset ?? f.choices[0]);
   if (pickers[f.name] && Array.isArray(f.choices)) return tilePicker(ctx, f, preset, pickers[f.name]);
+  if (f.disputes) return disputeSelect(ctx, f, preset, attrs);
   if (f.kind === 'boolean') return h('input', {...attrs, type: 'checkbox', checked: preset === true});
   if (f.kind === 'text') return h('input', {...attrs, type: 'text', maxlength: f.max || 500, autocomplete: 'off', value: preset ?? ''});
   if (Array.isArray(f.choices)) {
@@ -74,6 +76,19 @@ function control(ctx, f, preset, {radios = [], pickers = {}} = {}) {
   if (f.min !== undefined) bounds.min = f.min;
   if (maxOf(ctx, f) !== undefined) bounds.max = maxOf(ctx, f);
   return numberInput({...attrs, ...bounds, value: preset ?? ''});
+}
+
+/** A dispute field (a void's, a resolution's) as a pick of the game's open disputes, each
+ * named by who disputes which transaction and why, never by its bare number. */
+function disputeSelect(ctx, f, preset, attrs) {
+  const options = f.disputes.map((d) => [String(d.seq), disputeChoice(ctx, d, (text) => {
+    const option = [...el.options].find((o) => o.value === String(d.seq));
+    if (option) option.textContent = text;
+  })]);
+  const made = f.required && (options.length === 1 || f.disputes.some((d) => d.seq === preset));
+  const value = preset ?? (made ? options[0][0] : '');
+  const el = select(made ? options : [['', '—'], ...options], value, attrs);
+  return el;
 }
 
 /** A choice as radio buttons, for a few words read at a glance (a card's effect). */
@@ -122,6 +137,7 @@ function read(f, el, ctx) {
   }
   const raw = el.value.trim();
   if (raw === '') return null;
+  if (el.tagName === 'SELECT' && f.kind === 'seq') return Number(raw); // an open dispute picked
   if (el.tagName === 'SELECT' || f.kind === 'text') return raw;
   const value = Number(raw);
   if (!Number.isInteger(value)) return INVALID;
@@ -144,8 +160,13 @@ function read(f, el, ctx) {
 export function moveForm(ctx, move, preset = {}, {radios = [], pickers = {}, hints = {}, fixed = {}, asked = []} = {}) {
   const inputs = new Map();
   const shown = new Set();
-  for (const f of move.fields) {
-    if (f.kind === 'list' || f.name in fixed) continue;
+  for (const declared of move.fields) {
+    if (declared.kind === 'list' || declared.name in fixed) continue;
+    // A dispute is picked from the open ones (about the transaction a void is of, when the
+    // dialog holds it); a void with none that could apply has no dispute to name.
+    const f = declared.kind === 'seq' && declared.name === 'dispute'
+      ? {...declared, disputes: openDisputes(ctx).filter((d) => !('seq' in fixed) || d.about === fixed.seq)} : declared;
+    if (f.disputes && !f.required && !f.disputes.length) continue;
     const el = control(ctx, f, preset[f.name], {radios, pickers});
     const label = fieldLabel(move.type, f.name);
     const hint = hints[f.name] ? t(hints[f.name]) : undefined;
@@ -156,6 +177,7 @@ export function moveForm(ctx, move, preset = {}, {radios = [], pickers = {}, hin
     row.dataset.move = f.name;
     inputs.set(f.name, {f, el, row});
   }
+  linkDispute(inputs);
   const held = (f) => asked.includes(f.name) && !shown.has(f.name);
   const valueOf = (name) => {
     const input = inputs.get(name);
@@ -217,6 +239,32 @@ export function moveForm(ctx, move, preset = {}, {radios = [], pickers = {}, hin
   };
 }
 
+/** A void's transaction and the open dispute it settles fill each other in: the dispute
+ * picked gives the transaction it is about (and, while none is typed, the player's reason),
+ * a transaction typed gives its open dispute. */
+function linkDispute(inputs) {
+  const seq = inputs.get('seq');
+  const dispute = inputs.get('dispute');
+  const reason = inputs.get('reason');
+  if (!seq || !dispute || !dispute.f.disputes || seq.el.tagName === 'SELECT') return;
+  dispute.el.addEventListener('change', () => {
+    const d = dispute.f.disputes.find((x) => String(x.seq) === dispute.el.value);
+    if (d && reason && !reason.el.value.trim()) reason.el.value = d.reason;
+    if (d && seq.el.value !== String(d.about)) {
+      seq.el.value = String(d.about);
+      seq.el.dispatchEvent(new Event('input'));
+    }
+  });
+  seq.el.addEventListener('input', () => {
+    const d = dispute.f.disputes.find((x) => String(x.about) === seq.el.value.trim());
+    const picked = d ? String(d.seq) : '';
+    if (dispute.el.value !== picked && [...dispute.el.options].some((o) => o.value === picked)) {
+      dispute.el.value = picked;
+      dispute.el.dispatchEvent(new Event('change'));
+    }
+  });
+}
+
 /** What a refusal says, as one key: its code and params (a quote's and a record's the same
  * when they say the same). */
 export function refusalKey(problem) {
@@ -242,12 +290,14 @@ export function askedIn(answer) {
  * (`render`), what it does with each answer (`onAnswer(answer, {record, view, m})`), whether a
  * refused quote disables the button (`refusedBlocks`), the ways to raise money a shortfall
  * offers (`raise`), what happens once it is recorded (`then`, before the table is drawn again)
- * and once the table shows it (`done`).
+ * and once the table shows it (`done`), what stands between the fields and the quote
+ * (`beside(m)`), and what the button records instead of the move's own body
+ * (`payload(body)`: an IOU's lent cash first, its `then` recording the IOU).
  */
 export function moveDialog(ctx, txnDialog, type, preset = {}, {title, testid = 'move-quote', record: recordLabel,
   recordTestid = 'move-record', recordClass = 'primary', basis = true, intro = () => [], after = () => [],
   draft = {}, render = null, onAnswer = null, needs = null, missingTexts = {}, refusedBlocks = false, raise = true, then, done, wide,
-  ...formOptions} = {}) {
+  beside = () => [], payload = (body) => body, ...formOptions} = {}) {
   const move = ctx.move(type);
   if (!move) {
     // Not among the moves the server listed last (or none were ever fetched on this device).
@@ -262,8 +312,8 @@ export function moveDialog(ctx, txnDialog, type, preset = {}, {title, testid = '
     const shown = (err) => (refusal && err && refusalKey(err) === refusal ? view.el : null);
     // The quote asks with the draft's values standing in for fields not typed yet.
     const view = quoteBox(ctx, () => m.body(draft) || null, {testid, basis, render,
-      problemOptions: raise && ctx.raiseButtons ? {onLiquidation: (pid, params) =>
-        ctx.raiseButtons(pid, {dialog: form.dialog, params, payload: m.body(), label: record.textContent})} : {},
+      problemOptions: {again: () => view.now(), ...(raise && ctx.raiseButtons ? {onLiquidation: (pid, params) =>
+        ctx.raiseButtons(pid, {dialog: form.dialog, params, payload: m.body(), label: record.textContent})} : {})},
       onAnswer: (answer) => {
         record.textContent = label;
         refusal = answer && answer.problem && !unreachable(answer.problem) ? refusalKey(answer.problem) : null;
@@ -293,8 +343,11 @@ export function moveDialog(ctx, txnDialog, type, preset = {}, {title, testid = '
       el.addEventListener('change', changed);
     }
     m.sync();
-    record = form.button(label, () => m.body() || m.sayMissing(form.errorBox, missingTexts), {testid: recordTestid, cls: recordClass, then, done, shown});
-    append(body, [...intro(), ...m.rows, view.el, form.memoField(), h('div', {class: 'actions'}, record), ...after(form)]);
+    record = form.button(label, () => {
+      const made = m.body() || m.sayMissing(form.errorBox, missingTexts);
+      return made && payload(made);
+    }, {testid: recordTestid, cls: recordClass, then, done, shown});
+    append(body, [...intro(), ...m.rows, ...beside(m), view.el, form.memoField(), h('div', {class: 'actions'}, record), ...after(form)]);
     view.now();
   }, {wide: wide ?? move.fields.length > 4});
 }

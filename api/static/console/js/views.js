@@ -403,7 +403,7 @@ function refusalText(ctx, code, params) {
  * names, and for insufficient_funds the shortfall and what the payer could raise; for
  * disputes_open (a finish), where the page can show them, the way to the open disputes.
  */
-export function problemView(ctx, err, {onLiquidation, extra} = {}) {
+export function problemView(ctx, err, {onLiquidation, extra, again} = {}) {
   const body = err.body || {};
   const box = h('div', {class: 'problem', role: 'alert'});
   const known = t(`e_${err.code}`, {}, '');
@@ -449,6 +449,12 @@ export function problemView(ctx, err, {onLiquidation, extra} = {}) {
     box.append(h('p', {class: 'small'}, t('dp_finish_blocked')),
       h('div', {class: 'row'}, h('button', {type: 'button', class: 'secondary', dataset: {testid: 'settle-disputes'},
         onclick: () => ctx.showDisputes(p.seq)}, t('dp_settle', {n: p.count}))));
+  }
+  if (err.code === 'void_conflict' && ctx.voidFirst) {
+    // The way forward: the later transactions to void first, each with its own Void; `again`
+    // asks the refused void once more after each.
+    const way = ctx.voidFirst(body.params || {}, again);
+    if (way) box.append(way);
   }
   if (err.code === 'idempotency_key_reused' && body.seq) box.append(h('p', {}, t('already_recorded', {seq: body.seq})));
   if (extra) box.append(extra);
