@@ -5,7 +5,7 @@
 // shows the server's refusal where the banker is looking.
 
 import {h, append, replace, modal, field, select, numberInput, nextId, toast} from './dom.js';
-import {t, listOf} from './i18n.js';
+import {t, listOf, plural} from './i18n.js';
 import {deedPicker, problemView, liquidationView, buildingsText, tileLine, standingsView} from './views.js';
 import {groupClass} from './rules.js';
 import {quote, quoteBox, quoteLabel, netFor, signed} from './quote.js';
@@ -799,7 +799,7 @@ export function sharesDialog(ctx, player) {
   // trade at the Bank's counter.
   moveDialog(ctx, txnDialog, 'shares', {player, action: 'buy', count: 1}, {title: t('a_shares'),
     testid: 'shares-quote', record: t('record_shares'), intro: () => [h('p', {class: 'small'},
-      t('shares_held', {name: ctx.name(player), held: ctx.shares(player), price: ctx.money(ctx.sharePrice() ?? 0)}))]});
+      t('shares_held', {name: ctx.name(player), held: ctx.shares(player), shares: plural(ctx.shares(player), 'cnt_shares'), price: ctx.money(ctx.sharePrice() ?? 0)}))]});
 }
 
 export function sharePriceDialog(ctx) {

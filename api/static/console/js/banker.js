@@ -5,7 +5,7 @@
 
 import {h, replace, modal, field, select, numberInput, toast, scrollToTop} from './dom.js';
 import {Api, Problem, newKey, qrUrl, unreachable} from './api.js';
-import {t, lang, langSwitch, onLangChange, rulesetTitle, setDocumentLang, money, currencyLabel, date} from './i18n.js';
+import {t, lang, langSwitch, onLangChange, rulesetTitle, setDocumentLang, money, currencyLabel, date, plural} from './i18n.js';
 import {Board, groupClass} from './rules.js';
 import {quote, netFor} from './quote.js';
 import * as store from './store.js';
@@ -272,7 +272,7 @@ async function newGameScreen(stale = () => false) {
   const drawOptions = () => {
     const rs = rulesetCache.get(rsSelect.value);
     replace(about, `${rulesetTitle(rs.name, rs.title)} · ${t('players_range', {min: rs.players.min, max: rs.players.max})} · ${t('currency')}: ${currencyLabel(rs.currency)}`,
-      rs.parameters.deal_deeds ? ` · ${t('deals_deeds', {n: rs.parameters.deal_deeds})}` : '');
+      rs.parameters.deal_deeds ? ` · ${t('deals_deeds', {n: rs.parameters.deal_deeds, deeds: plural(rs.parameters.deal_deeds, 'cnt_deeds')})}` : '');
     // A rule set with no house rules (Millionaire Elite) shows no empty box for them.
     houseRules.hidden = !Object.keys(rs.options || {}).length;
     replace(optionsBox, Object.entries(rs.options || {}).map(([key, opt]) => {
@@ -325,7 +325,7 @@ async function newGameScreen(stale = () => false) {
         },
       }));
     });
-    replace(dealBox, h('fieldset', {}, h('legend', {}, t('the_deal_legend', {n: each})),
+    replace(dealBox, h('fieldset', {}, h('legend', {}, t('the_deal_legend', {n: each, deeds: plural(each, 'cnt_deeds')})),
       h('div', {class: 'check'}, atTable, h('label', {for: atTable.id}, t('deal_at_table'))),
       h('p', {class: 'muted small'}, t('deal_hint')), pickers));
   };
@@ -708,7 +708,7 @@ function basisSummary(ctx, txn) {
     if (b.hotel) parts.push(t('hotel'));
     else if (b.houses) parts.push(t('n_houses', {n: b.houses}));
     else if (b.monopoly) parts.push(t('b_monopoly'));
-    if (b.railroads_held) parts.push(`${t('b_railroads_held')} ${b.railroads_held}`);
+    if (b.railroads_held) parts.push(plural(b.railroads_held, 'cnt_railroads'));
     if (b.dice) parts.push(`${b.dice} × ${b.factor}`);
     if (b.multiplier > 1) parts.push(`×${b.multiplier}`);
     return `${t('basis')}: ${parts.join(', ')}${parts.length ? ' → ' : ''}${ctx.money(b.rent ?? 0)}`;

@@ -218,7 +218,7 @@ export function seqRef(seq) {
 // ids names (deeds, players, accounts, IOUs, transactions); the server's words the dictionary's.
 // (A `from` or `to` that is a number is a price: the EXCHANGE's share price before and after.)
 const AMOUNTISH = /amount|rent|price|cost|total|cash|fee|owed|value|salary|income|tax|flat|worth|bid|stake|payout|fine|interest|repaid|forgiven|outstanding|score|commission$|pot|bank_pays|prices|figure|per_house|per_hotel|per_share|^from$|^to$/;
-const COUNTISH = /^shares$|^shares_sold$|percent|count|held|houses|hotels|points|dice|factor|multiplier|rank|checked/;
+const COUNTISH = /^shares$|^shares_sold$|percent$|count|held|houses|hotels|points|dice|factor|multiplier|rank|checked/;
 const PERCENT = /percent$/;
 const SEQS = new Set(['voided', 'about', 'dispute', 'resolved_by', 'seq', 'bankrupt', 'void']);
 // Fields a family does not need (the rule set's bookkeeping): left out of a basis shown.
