@@ -316,7 +316,7 @@ export const pl = {
   fp_f_distress_limit: 'O krok od bankructwa: poniżej', fp_f_receiver_paid_next: 'Otrzymujący wypłacił w następnej transakcji',
   fp_nothing: 'nic', fp_iou: 'weksel ({iou})', fp_group_of: 'grupa ({deeds})',
   // The statistics of a game (stats.js): a row per figure the server gives, a deed's columns.
-  st_title: 'Statystyki', st_intro: 'Ile każdy gracz otrzymał i wydał oraz ile przyniosła każda nieruchomość. Unieważnione transakcje się nie liczą.',
+  st_title: 'Statystyki', st_more_players: 'Pozostali gracze z boku: przesuń tabelę →', st_intro: 'Ile każdy gracz otrzymał i wydał oraz ile przyniosła każda nieruchomość. Unieważnione transakcje się nie liczą.',
   st_as_of: 'Stan po nr {seq}.', st_figure: 'Pozycja', st_at_seq: 'przy nr\u00a0{seq}',
   st_salary: 'Pensja', st_rent_received: 'Otrzymany czynsz', st_rent_paid: 'Zapłacony czynsz', st_taxes: 'Podatki i kary',
   st_bought: 'Zapłacono za nieruchomości', st_buildings_bought: 'Zapłacono za budynki', st_buildings_sold: 'Budynki sprzedane bankowi',

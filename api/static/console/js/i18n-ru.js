@@ -316,7 +316,7 @@ export const ru = {
   fp_f_distress_limit: 'На грани банкротства: меньше', fp_f_receiver_paid_next: 'Получивший выплатил следующей транзакцией',
   fp_nothing: 'ничего', fp_iou: 'расписка ({iou})', fp_group_of: 'группа ({deeds})',
   // The statistics of a game (stats.js): a row per figure the server gives, a deed's columns.
-  st_title: 'Статистика', st_intro: 'Сколько каждый игрок получил и потратил и сколько принёс каждый участок. Аннулированные транзакции не учитываются.',
+  st_title: 'Статистика', st_more_players: 'Остальные игроки сбоку: сдвиньте таблицу →', st_intro: 'Сколько каждый игрок получил и потратил и сколько принёс каждый участок. Аннулированные транзакции не учитываются.',
   st_as_of: 'Как было после №{seq}.', st_figure: 'Показатель', st_at_seq: 'на\u00a0№{seq}',
   st_salary: 'Зарплата', st_rent_received: 'Получено аренды', st_rent_paid: 'Уплачено аренды', st_taxes: 'Налоги и штрафы',
   st_bought: 'Уплачено за участки', st_buildings_bought: 'Уплачено за постройки', st_buildings_sold: 'Постройки проданы банку',

@@ -331,7 +331,7 @@ export const en = {
   fp_f_distress_limit: 'About to go bankrupt: under', fp_f_receiver_paid_next: 'Receiver paid out next',
   fp_nothing: 'nothing', fp_iou: 'IOU ({iou})', fp_group_of: 'the group of {deeds}',
   // The statistics of a game (stats.js): a row per figure the server gives, a deed's columns.
-  st_title: 'Statistics', st_intro: 'What came in and went out for each player, and what each deed earned. Voided transactions do not count.',
+  st_title: 'Statistics', st_more_players: 'More players to the side: swipe the table →', st_intro: 'What came in and went out for each player, and what each deed earned. Voided transactions do not count.',
   st_as_of: 'As they stood after #{seq}.', st_figure: 'Figure', st_at_seq: 'at\u00a0#{seq}',
   st_salary: 'Salary', st_rent_received: 'Rent received', st_rent_paid: 'Rent paid', st_taxes: 'Taxes and fines',
   st_bought: 'Paid for deeds', st_buildings_bought: 'Paid for buildings', st_buildings_sold: 'Buildings sold back',
