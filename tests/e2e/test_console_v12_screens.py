@@ -1,13 +1,20 @@
 """Screens families met in v1.2 at a phone's width (issue 29): the statistics' every player
-reachable and visibly so (item 6).
+reachable and visibly so (item 6); the start screen opened at its top, with the language and
+theme switches in view, its games each listed once and the finished ones said so, after a game
+opened from its file on the device that kept it (item 12).
 """
+
+# The players' names are Cyrillic, which RUF001 would take for look-alikes of Latin letters.
+# ruff: noqa: RUF001
 
 from __future__ import annotations
 
 import contextlib
+import json
+from pathlib import Path
 
 import pytest
-from console_steps import new_game, new_page, open_table, record, settled
+from console_steps import hold, new_game, new_page, open_table, record, settled
 from layout import HEIGHT
 from server import Server
 
@@ -89,3 +96,51 @@ def test_every_players_column_of_the_statistics_is_reachable_and_visibly_so(
     measure = page.evaluate(COLUMNS)
     last = measure["columns"][-1]
     assert last[1] >= measure["from"] - 1 and last[2] <= measure["to"] + 1, measure
+
+
+def test_the_start_screen_opens_at_its_top_and_lists_each_game_once_said_finished(
+    browser: Browser, server: Server, request: pytest.FixtureRequest, tmp_path: Path
+) -> None:
+    page = at_width(browser, request, "ru-RU")
+    game = new_game(server, "classic", ["Анна", "Вера"], name="Пятница")
+    record(server, game, {"type": "finish"})
+    hold(page, server, game)
+    # Kept as the new-game screen keeps a game it created: with the day it was created.
+    page.evaluate(
+        """([id, created]) => {
+          const games = JSON.parse(localStorage.getItem('tablebank.games'));
+          games[id].created = created;
+          localStorage.setItem('tablebank.games', JSON.stringify(games));
+        }""",
+        [game["id"], game["created"]],
+    )
+    page.goto(f"{server.base}/#/g/{game['id']}")  # the banker saw its end
+    expect(page.get_by_test_id("cash-p1")).to_be_visible()
+    settled(page)
+    page.goto(server.base + "/")
+    expect(page.locator(".game-list li")).to_have_count(1)
+    settled(page)
+    # Opened at its top: the language and theme switches in view.
+    assert page.evaluate("() => window.scrollY") == 0
+    for switch in ("#lang-switch", "[data-testid=theme-switch]"):
+        box = page.locator(switch).bounding_box()
+        assert box is not None and box["y"] >= 0, switch
+
+    # The game's file opened on this device: a second game, told apart from the first.
+    answer = server.call("GET", f"/api/v1/games/{game['id']}/export", None, game["banker_token"])
+    assert answer.status == 200, answer
+    file = tmp_path / "Пятница.tablebank.json"
+    file.write_text(json.dumps(answer.body), encoding="utf-8")
+    with page.expect_file_chooser() as chooser:
+        page.get_by_test_id("open-game-file").click()
+    chooser.value.set_files(str(file))
+    expect(page.get_by_test_id("cash-p1")).to_be_visible()
+    settled(page)
+    page.goto(server.base + "/")
+    rows = page.locator(".game-list li")
+    expect(rows).to_have_count(2)
+    texts = rows.all_inner_texts()
+    assert len(set(texts)) == 2, texts
+    # Both are finished games, and say so.
+    for row in rows.all():
+        expect(row.get_by_test_id("game-finished")).to_be_visible()

@@ -127,7 +127,12 @@ function homeScreen({forgotten = null} = {}) {
       forgotten ? h('p', {class: 'ok', role: 'status', dataset: {testid: 'game-forgotten'}}, t('fg_done', {name: forgotten})) : null,
       games.length ? h('ul', {class: 'game-list'}, games.map((g) => h('li', {dataset: {game: g.id}},
         h('span', {class: 'grow'}, h('a', {href: `#/g/${g.id}`}, h('strong', {}, g.name || g.id)),
-          h('span', {class: 'muted small'}, [g.ruleset ? rulesetTitle(g.ruleset) : null, createdOn(g.created)]
+          // A finished game said so (as this device last saw it); a copy opened from a file
+          // told apart from the game it was kept from, which has the same name and day.
+          snapshot(g.id)?.game.status === 'finished'
+            ? [' ', h('span', {class: 'badge', dataset: {testid: 'game-finished'}}, t('status_finished'))] : null,
+          h('span', {class: 'muted small'}, [g.ruleset ? rulesetTitle(g.ruleset) : null, createdOn(g.created),
+            g.imported ? t('fi_opened_on', {date: createdOn(g.imported)}) : null]
             .filter(Boolean).map((x) => ` · ${x}`).join(''))),
         h('button', {type: 'button', class: 'secondary', dataset: {testid: 'forget-game'}, 'aria-haspopup': 'dialog',
           onclick: () => forgetGameDialog(g)}, t('forget'), h('span', {class: 'sr-only'}, ` ${g.name || g.id}`))))) : h('p', {class: 'muted'}, t('no_games_here'))),
@@ -147,7 +152,7 @@ function homeScreen({forgotten = null} = {}) {
         route(found);
       }}, t('open'))),
     openFileSection(openImported));
-  main.focus();
+  main.focus({preventScroll: true}); // the top bar (language, theme) stays in view on a phone
 }
 
 /** The day a game was created, in the console's language (03.12.2026, 12/3/2026); null when
@@ -161,7 +166,7 @@ function createdOn(created) {
  * table shown. */
 function openImported(created) {
   store.save({id: created.id, name: created.name, ruleset: created.ruleset, banker: created.banker_token,
-    tokens: created.tokens, created: created.created});
+    tokens: created.tokens, created: created.created, imported: new Date().toISOString()});
   location.hash = `#/g/${created.id}`;
 }
 

@@ -351,7 +351,7 @@ export const pl = {
   fi_waiting: 'Ruchów zrobionych na tym urządzeniu, które jeszcze nie dotarły do serwera, nie ma w pliku: {n}.',
   fi_busy: 'Serwer jest zajęty innymi długimi odczytami. Spróbuj ponownie za {s} s.',
   fi_offline_export: 'Brak połączenia z serwerem: plik tworzy serwer z gry, którą przechowuje. Spróbuj ponownie, gdy połączenie wróci.',
-  fi_open_title: 'Otwórz plik gry',
+  fi_opened_on: 'otwarta z pliku {date}', fi_open_title: 'Otwórz plik gry',
   fi_open_hint: 'Plik zapisany przyciskiem „Pobierz plik gry” (….tablebank.json), z tego serwera lub innego: stanie się tu nową grą na tym urządzeniu, z nowymi linkami dla graczy.',
   fi_choose: 'Wybierz plik…', fi_opening: 'Otwieranie: {file}…',
   fi_refused: 'Pliku nie otwarto', fi_nothing_made: 'Nie utworzono gry.',

@@ -364,7 +364,7 @@ export const en = {
   fi_waiting: 'Moves made on this device that have not reached the server yet are not in the file: {n}.',
   fi_busy: 'The server is busy with other long reads. Try again in {s} s.',
   fi_offline_export: 'No connection to the server: the server writes the file from the game it keeps. Try again when the connection is back.',
-  fi_open_title: 'Open a game’s file',
+  fi_opened_on: 'opened from a file on {date}', fi_open_title: 'Open a game’s file',
   fi_open_hint: 'A file saved with “Download the game’s file” (….tablebank.json), from this server or another: it becomes a new game here, on this device, with new links for the players.',
   fi_choose: 'Choose a file…', fi_opening: 'Opening {file}…',
   fi_refused: 'The file was not opened', fi_nothing_made: 'No game was made.',
