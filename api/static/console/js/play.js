@@ -28,8 +28,11 @@ const RETRY_MAX_MS = 10000;
 const main = document.getElementById('main');
 const top = document.getElementById('top');
 const gameId = location.pathname.split('/').filter(Boolean)[1];
-// Put on a home screen, the app opens this game's players' page (the server's manifest of it).
-document.head.append(h('link', {rel: 'manifest', href: `/play/${encodeURIComponent(gameId)}/manifest.webmanifest`}));
+// Put on a home screen, the app opens this game's players' page (the server's manifest of it),
+// named after the game once the page knows its name (two games' apps are not both "tablebank").
+const manifestOf = (name) => `/play/${encodeURIComponent(gameId)}/manifest.webmanifest${name ? `?name=${encodeURIComponent(name)}` : ''}`;
+const manifest = h('link', {rel: 'manifest', href: manifestOf(null)});
+document.head.append(manifest);
 const link = playerLink();
 const me = link.p;
 const api = new Api(link.token);
@@ -77,6 +80,7 @@ function draw() {
   }
   const game = ctx.game;
   document.title = `${p.name} · ${game.name} · tablebank`;
+  if (manifest.getAttribute('href') !== manifestOf(game.name)) manifest.setAttribute('href', manifestOf(game.name));
   const badges = [];
   if (p.bankrupt) badges.push(h('span', {class: 'badge danger'}, t('bankrupt')));
   if (p.in_jail) badges.push(h('span', {class: 'badge warn'}, t('in_jail')));
