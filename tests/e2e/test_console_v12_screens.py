@@ -1,7 +1,9 @@
 """Screens families met in v1.2 at a phone's width (issue 29): the statistics' every player
 reachable and visibly so (item 6); the start screen opened at its top, with the language and
 theme switches in view, its games each listed once and the finished ones said so, after a game
-opened from its file on the device that kept it (item 12).
+opened from its file on the device that kept it (item 12); Millionaire Elite's policies in the
+box's order, the EXCHANGE's steps in even columns, and on a tablet a "Record it again?" as tall
+as its question (item 15).
 """
 
 # The players' names are Cyrillic, which RUF001 would take for look-alikes of Latin letters.
@@ -14,7 +16,17 @@ import json
 from pathlib import Path
 
 import pytest
-from console_steps import hold, new_game, new_page, open_table, record, settled
+from console_steps import (
+    card,
+    history_settled,
+    hold,
+    more,
+    new_game,
+    new_page,
+    open_table,
+    record,
+    settled,
+)
 from layout import HEIGHT
 from server import Server
 
@@ -144,3 +156,71 @@ def test_the_start_screen_opens_at_its_top_and_lists_each_game_once_said_finishe
     # Both are finished games, and say so.
     for row in rows.all():
         expect(row.get_by_test_id("game-finished")).to_be_visible()
+
+
+def test_policies_in_the_boxs_order_and_the_exchanges_steps_in_even_columns(
+    browser: Browser, server: Server, request: pytest.FixtureRequest
+) -> None:
+    # Millionaire Elite in Polish on a phone, where they were seen (issue 29, item 15).
+    page = at_width(browser, request, "pl-PL")
+    game = new_game(server, "millionaire-elite", ["Ola", "Kuba"])
+    # Ola buys the red policy, then the green one: held, they are listed in the box's order.
+    record(server, game, {"type": "insurance", "player": "p1", "action": "buy", "policy": "red"})
+    record(server, game, {"type": "insurance", "player": "p1", "action": "buy", "policy": "green"})
+    open_table(page, server, game)
+    settled(page)
+    # The box's policies by their price (docs/rules.md: green 100, blue 200, orange 300, red 500).
+    expect(card(page, "p1")).to_contain_text("Polisy: zielona, czerwona")
+    dialog = more(page, "p1", "Ubezpieczenie")
+    rows = dialog.locator(".policy .grow")
+    expect(rows).to_have_text(["zielona", "niebieska", "pomarańczowa", "czerwona"])
+    expect(dialog).to_contain_text("Polisy: zielona, czerwona")
+    dialog.locator(".dialog-head button").first.click()
+    history_settled(page)
+
+    # The EXCHANGE: its steps up and down in columns of one width, one under the other.
+    page.get_by_role("button", name="Giełda: cena akcji").click()
+    dialog = page.locator("dialog[open]")
+    expect(dialog.locator(".moves button").first).to_contain_text("→")
+    settled(page)
+    rows = dialog.locator(".moves").all()
+    assert len(rows) == 2
+    boxes = [
+        [
+            (round(b["x"]), round(b["width"]))
+            for b in (btn.bounding_box() for btn in row.locator("button").all())
+            if b
+        ]
+        for row in rows
+    ]
+    widths = {w for row in boxes for _, w in row}
+    assert max(widths) - min(widths) <= 1, boxes
+    assert [x for x, _ in boxes[0]] == [x for x, _ in boxes[1]], boxes
+
+
+def test_record_it_again_on_a_tablet_is_as_tall_as_its_question(
+    browser: Browser, server: Server, request: pytest.FixtureRequest
+) -> None:
+    page = at_width(browser, request, "en-US", 768)
+    game = new_game(server, "classic", ["Ann", "Bob"])
+    open_table(page, server, game)
+
+    def pay_bob_50() -> None:
+        card(page, "p1").get_by_role("button", name="Pay").click()
+        page.locator("dialog select[name=to]").select_option("p2")
+        page.locator("dialog input[name=amount]").fill("50")
+        page.get_by_test_id("record-payment").click()
+
+    pay_bob_50()
+    expect(page.get_by_test_id("cash-p1")).to_have_text("$1,450")
+    pay_bob_50()
+    again = page.locator("dialog[open]", has_text="Record it again?")
+    expect(again).to_be_visible()
+    settled(page)
+    # No empty box under the question and its buttons: the dialog ends where they do.
+    dialog, head, body = again.evaluate(
+        """(d) => [d, d.querySelector('.dialog-head'), d.querySelector('.dialog-body')]
+          .map((el) => el.getBoundingClientRect().height)"""
+    )
+    assert dialog <= head + body + 2, (dialog, head, body)
+    page.get_by_test_id("again-no").click()

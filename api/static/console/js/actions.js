@@ -810,7 +810,7 @@ export function sharePriceDialog(ctx) {
     const points = move.fields.find((f) => f.name === 'points');
     const steps = Array.from({length: points.max - points.min + 1}, (_, i) => points.min + i);
     for (const direction of ctx.choices('share_price', 'direction')) {
-      body.append(h('h3', {class: 'sub'}, t(`price_${direction}`)), h('div', {class: 'moves'}, steps.map((points) => {
+      body.append(h('h3', {class: 'sub'}, t(`price_${direction}`)), h('div', {class: 'moves price-steps'}, steps.map((points) => {
         const payload = {type: 'share_price', direction, points};
         const label = `${direction === 'up' ? '▲' : '▼'} ${points}`;
         const btn = form.button(label, () => payload, {cls: 'secondary'});
@@ -836,7 +836,7 @@ export function roundTaxDialog(ctx, player) {
 
 export function insuranceDialog(ctx, player) {
   // The policies are the move's choices (the rule set's colours).
-  const policies = ctx.choices('insurance', 'policy');
+  const policies = ctx.inPolicyOrder(ctx.choices('insurance', 'policy'));
   txnDialog(ctx, t('a_insurance'), (body, form) => {
     const held = ctx.policies(player);
     body.append(h('p', {}, `${t('policies_held')}: ${held.length ? held.map((x) => t(`policy_${x}`)).join(', ') : '—'}`));

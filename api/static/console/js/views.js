@@ -69,7 +69,13 @@ export class GameContext {
 
   // Shares, policies and the share price: the game's state carries them (Millionaire Elite).
   shares(pid) { return this.byId.get(pid)?.shares ?? 0; }
-  policies(pid) { return this.byId.get(pid)?.policies ?? []; }
+  policies(pid) { return this.inPolicyOrder(this.byId.get(pid)?.policies ?? []); }
+  /** Policies in the box's order, by the price the rule set gives each (green 100, blue 200,
+   * orange 300, red 500), not the alphabetical order of the server's JSON keys. */
+  inPolicyOrder(list) {
+    const price = this.board.params.policies || {};
+    return [...list].sort((a, b) => (price[a] ?? Infinity) - (price[b] ?? Infinity) || a.localeCompare(b));
+  }
   sharePrice() { return this.game.share_price ?? null; }
 
   activePlayers() { return this.players.filter((p) => this.seated(p.id)); }
