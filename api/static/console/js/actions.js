@@ -606,12 +606,15 @@ export function tradeDialog(ctx, player) {
       const mortgaged = legs.flatMap((leg) => leg.deeds()).filter((id) => ctx.game.properties[id].mortgaged);
       for (const id of [...lifted]) if (!mortgaged.includes(id)) lifted.delete(id);
       // A mortgaged deed received: lift it now or keep it mortgaged; the quote shows the cost.
-      replace(unmortgageBox, mortgaged.length ? h('fieldset', {}, h('legend', {}, t('lift_at_once')), mortgaged.map((id) => {
-        const cid = nextId('um');
-        return h('div', {class: 'check'}, h('input', {type: 'checkbox', id: cid, checked: lifted.has(id),
-          onchange: (ev) => { if (ev.target.checked) lifted.add(id); else lifted.delete(id); refresh(); }}),
-        h('label', {for: cid}, `${ctx.deedName(id)}: ${lifted.has(id) ? t('lift_now') : t('keep_mortgaged')}`));
-      })) : null);
+      // The box says what ticking does, whether ticked or not (a label that said the state flipped
+      // its meaning when ticked); what an unticked deed does is said once under the legend.
+      replace(unmortgageBox, mortgaged.length ? h('fieldset', {}, h('legend', {}, t('lift_at_once')),
+        h('p', {class: 'muted small'}, t('lift_hint')), mortgaged.map((id) => {
+          const cid = nextId('um');
+          return h('div', {class: 'check'}, h('input', {type: 'checkbox', id: cid, checked: lifted.has(id),
+            onchange: (ev) => { if (ev.target.checked) lifted.add(id); else lifted.delete(id); refresh(); }}),
+          h('label', {for: cid}, `${ctx.deedName(id)}: ${t('lift_now')}`));
+        })) : null);
       replace(summary, legs.map((leg) => leg.describe()).filter(Boolean).map((s) => h('p', {}, s)));
       view.refresh();
     };
@@ -647,6 +650,14 @@ export function tradeDialog(ctx, player) {
       const leg = {
         el: null,
         deeds: () => deeds,
+        /** Who gives to whom, as the trade's two parties chosen at its top say. */
+        set(fromId, toId) {
+          to.value = toId;
+          if (from.value !== fromId) {
+            from.value = fromId;
+            drawPick();
+          }
+        },
         body() {
           const out = {from: from.value, to: to.value};
           const c = cash.value.trim() ? Number(cash.value) : 0;
@@ -684,7 +695,19 @@ export function tradeDialog(ctx, player) {
 
     addLeg(player, other.id);
     addLeg(other.id, player);
-    body.append(h('p', {class: 'muted small'}, t('trade_hint')), legsBox,
+    // The two players of the trade, chosen once: the first two legs follow (each gives the
+    // other), so that a trade between any two players is two choices, not four.
+    const partyA = playerSelect(ctx, player, {name: 'party_a'});
+    const partyB = playerSelect(ctx, other.id, {name: 'party_b'});
+    const parties = () => {
+      if (legs[0]) legs[0].set(partyA.value, partyB.value);
+      if (legs[1]) legs[1].set(partyB.value, partyA.value);
+      refresh();
+    };
+    partyA.addEventListener('change', parties);
+    partyB.addEventListener('change', parties);
+    body.append(h('p', {class: 'muted small'}, t('trade_hint')),
+      h('div', {class: 'grid2'}, field(t('party_one'), partyA), field(t('party_other'), partyB)), legsBox,
       h('button', {type: 'button', class: 'secondary', onclick: () => addLeg(player, other.id)}, t('add_leg')),
       unmortgageBox, h('h3', {class: 'sub'}, t('the_deal')), summary, view.el, form.memoField(),
       h('div', {class: 'actions'}, form.button(t('record_trade'), () => {

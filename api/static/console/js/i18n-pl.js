@@ -92,7 +92,7 @@ export const pl = {
   deck: 'talia', deck_chance: 'Szansa', deck_community_chest: 'Kasa społeczna', jail_card_of: 'karta wyjścia z więzienia „{deck}”',
   trade_hint: 'Każda część to to, co jeden gracz daje drugiemu. Wszystko dzieje się naraz albo wcale.',
   leg: 'Część umowy', gives: 'Daje', cash: 'Gotówka', deeds_given: 'Oddawane nieruchomości', remove_leg: 'Usuń tę część', add_leg: 'Dodaj część',
-  lift_at_once: 'Od razu wykup zastaw',
+  lift_hint: 'Nieruchomość bez zaznaczenia zostaje w zastawie; nowy właściciel płaci teraz odsetki.', party_one: 'Jedna strona', party_other: 'Druga strona', lift_at_once: 'Od razu wykup zastaw',
   the_deal: 'Umowa', record_trade: 'Zapisz wymianę', empty_trade: 'Ta wymiana niczego nie przenosi.',
   iou_hint: 'Wierzyciel pożycza; dłużnik oddaje.', debtor: 'Dłużnik', creditor: 'Wierzyciel', issue_iou: 'Wystaw weksel',
   pass_to: 'Przekaż komu', pass_on: 'Przekaż', forgive: 'Umórz',

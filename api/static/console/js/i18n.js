@@ -103,7 +103,7 @@ export const en = {
   deck: 'deck', deck_chance: 'Chance', deck_community_chest: 'Community Chest', jail_card_of: '{deck} jail card',
   trade_hint: 'Each leg is what one player gives another. Everything happens at once, or nothing.',
   leg: 'Leg', gives: 'Gives', cash: 'Cash', deeds_given: 'Deeds given', remove_leg: 'Remove this leg', add_leg: 'Add a leg',
-  lift_at_once: 'Lift mortgages at once',
+  lift_hint: 'A deed not ticked stays mortgaged; its new owner pays the interest now.', party_one: 'One player', party_other: 'The other player', lift_at_once: 'Lift mortgages at once',
   the_deal: 'The deal', record_trade: 'Record the trade', empty_trade: 'The trade moves nothing.',
   iou_hint: 'The creditor lends; the debtor owes it back.', debtor: 'Debtor', creditor: 'Creditor', issue_iou: 'Issue the IOU',
   open_ious: 'Open IOUs', iou_line: '{debtor} owes {holder} {amount} (of {of})', repay: 'Repay', repay_amount: 'Amount to repay',
