@@ -1,6 +1,8 @@
 """Moves families met in v1.2 (issue 29), at a phone's width in Russian, where they were seen:
 the trade's "lift the mortgage" box says what ticking it does, ticked or not, and a trade
-started from the table is between two players chosen once (two choices, not four) (item 11).
+started from the table is between two players chosen once (two choices, not four) (item 11);
+in Polish, a Millionaire Elite bankruptcy offers no auction of the plots it puts back on the
+board unowned (item 8).
 """
 
 # The players' names and the expected texts are Cyrillic, which RUF001 would take for
@@ -12,7 +14,7 @@ from __future__ import annotations
 import contextlib
 
 import pytest
-from console_steps import logged, new_game, new_page, open_table, record, settled, words
+from console_steps import card, logged, new_game, new_page, open_table, record, settled, words
 from layout import HEIGHT
 from server import Server
 
@@ -80,3 +82,28 @@ def test_a_table_trade_is_between_two_players_chosen_once_and_the_lift_box_keeps
     # value and 10 % (100 + 10): 1,500 - 100 - 110 = 1,290; Вера 1,500 - 200 + 100 + 100.
     expect(page.get_by_test_id("cash-p3")).to_have_text("1\u00a0290\u00a0$")
     expect(page.get_by_test_id("cash-p2")).to_have_text("1\u00a0500\u00a0$")
+
+
+def test_a_millionaire_elite_bankruptcy_offers_no_auction_of_the_plots_it_returns(
+    browser: Browser, server: Server, request: pytest.FixtureRequest
+) -> None:
+    # Millionaire Elite in Polish on a phone, where it was seen (issue 29, item 8).
+    page = phone(browser, request, "pl-PL")
+    game = new_game(server, "millionaire-elite", ["Ola", "Kuba", "Ewa"])
+    record(server, game, {"type": "buy", "player": "p2", "property": "b1-1", "price": 200})
+    open_table(page, server, game)
+    settled(page)
+
+    # docs/rules.md, "Bankruptcy: the Bank pays the rest": his plots go back to the Bank,
+    # unmortgaged and without buildings, for whoever lands on them next; no auction.
+    card(page, "p2").locator(".quick.more").click()
+    page.locator("dialog .sheet-btn", has_text=words(page, "a_bankruptcy")).first.click()
+    dialog = page.locator("dialog[open]")
+    dialog.locator("input[name=owed]").fill("5000")
+    dialog.get_by_test_id("declare-bankruptcy").click()
+    expect(page.get_by_test_id("cash-p2")).to_have_text("0\u00a0fantów")
+    settled(page)
+    (bankruptcy,) = logged(server, game, "bankruptcy")
+    assert bankruptcy["basis"]["deeds_returned"] == ["b1-1"]
+    assert page.get_by_test_id("auction-prompt").count() == 0
+    assert page.locator("dialog[open]").count() == 0

@@ -963,11 +963,13 @@ export function actionSheet(ctx, player) {
 /**
  * After a bankruptcy that left deeds with the Bank (docs/rules.md, "Bankruptcy": the banker
  * auctions them), the deeds to auction, each opening its auction: those of the bankruptcy's
- * deeds the Bank holds now and the auction move offers.
+ * deeds the Bank holds now and the auction move offers. The deeds the server says were
+ * returned (`deeds_returned`: Millionaire Elite's rule, "Bankruptcy: the Bank pays the rest")
+ * are back on the board unowned, to be bought by whoever lands on them: no auction is offered.
  */
 export function auctionPrompt(ctx, txn) {
   const b = txn.basis || {};
-  const named = [...(b.deeds || []), ...(b.deeds_returned || [])];
+  const named = b.deeds || [];
   const offered = new Set(ctx.choices('auction', 'property'));
   const left = named.filter((id) => offered.has(id) && ctx.game.properties[id] && ctx.game.properties[id].owner === 'bank');
   if (!left.length) return;
