@@ -31,7 +31,7 @@ from flask import Blueprint, Response, abort, current_app, jsonify, request, sen
 from marshmallow import RAISE, Schema, ValidationError, validate
 
 from api.errors import field_errors, problem
-from schemas.fields import Text
+from schemas.fields import Name, Text
 
 STATIC = "static/console"
 
@@ -78,6 +78,16 @@ class QrRequestSchema(Schema):
 
     # Text: a lone surrogate could not be encoded into the code (it was a 500).
     text = Text(required=True, validate=validate.Length(min=1, max=MAX_QR_TEXT))
+
+
+class GameManifestQuerySchema(Schema):
+    """A game's manifest names its app after the game: the players' page, which knows the
+    game's name, asks with it (``?name=``); without it the app is called tablebank."""
+
+    class Meta:
+        unknown = RAISE
+
+    name = Name()
 
 
 @console_blp.after_request
@@ -161,9 +171,21 @@ def players_manifest(game: str) -> Response:
         UUID(game)
     except ValueError:
         abort(404, f"no game {game}")
+    try:
+        query: dict[str, Any] = GameManifestQuerySchema().load(request.args.to_dict())
+    except ValidationError as error:
+        errors = field_errors(error.messages)
+        return problem(
+            422,
+            "validation_error",
+            "The request is not valid: " + "; ".join(sorted(errors)) + ".",
+            errors=errors,
+        )
     manifest = json.loads(Path(str(console_blp.static_folder), MANIFEST).read_text("utf-8"))
     page = f"/play/{game}"
     manifest.update(id=page, start_url=page, scope=page)
+    if "name" in query:  # two games on one phone: two apps told apart by their names
+        manifest.update(name=f"{query['name']} · tablebank", short_name=query["name"])
     return Response(
         json.dumps(manifest, ensure_ascii=False),
         mimetype=MANIFEST_TYPE,

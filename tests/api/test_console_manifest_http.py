@@ -106,3 +106,21 @@ def head_of(client: FlaskClient, page: str) -> list[tuple[str, dict[str, str | N
 def test_the_bankers_page_links_the_manifest(client: FlaskClient) -> None:
     links = [attrs for tag, attrs in head_of(client, "/") if tag == "link"]
     assert {"rel": "manifest", "href": "/manifest.webmanifest"} in links
+
+
+def test_a_games_manifest_names_its_app_after_the_game(client: FlaskClient) -> None:
+    # Two games' apps on one phone are told apart by their names, not both "tablebank".
+    response = get(client, f"/play/{GAME_ID}/manifest.webmanifest?name=Пятница")
+    assert response.status_code == 200
+    manifest = json.loads(response.get_data())
+    assert manifest["name"] == "Пятница · tablebank"
+    assert manifest["short_name"] == "Пятница"
+    assert manifest["start_url"] == f"/play/{GAME_ID}"
+
+
+def test_a_games_manifest_refuses_a_name_no_game_could_have(client: FlaskClient) -> None:
+    for query in ("name=" + "x" * 41, "name=%20%20", "colour=red"):
+        response = get(client, f"/play/{GAME_ID}/manifest.webmanifest?{query}")
+        assert response.status_code == 422, query
+        assert response.mimetype == "application/problem+json"
+        assert response.json is not None and response.json["code"] == "validation_error"

@@ -265,8 +265,9 @@ def transaction_keys(page: Page) -> list[str]:
 
 # Words of the English basis and requests that were seen in Russian and Polish (issue 22).
 SEEN = ["properties", "receiver", "fee", "lifted", "jail", "cards", "chance", "printed", "kind"]
-# Latin words a Russian page may hold: the box's own name ("Миллионер Elite").
-BRANDS = {"Elite"}
+# Latin words a Russian page may hold: none since the box is named in Cyrillic ("Миллионер
+# Элит", issue 29).
+BRANDS: set[str] = set()
 # A raw id: an IOU's, a Millionaire Elite plot's, a field's name.
 RAW = re.compile(r"\biou-\d+|\bb\d+-\d+\b|\bcentral-\d+\b|\b[a-z]+_[a-z_]+\b")
 

@@ -9,7 +9,8 @@ own (English, Russian, Polish):
 - the switch beside the language menu (a touch target of 44 by 44 px) overrides the device's
   scheme, and its choice outlives a reload; "auto" gives the device its say back;
 - the manifest the pages link is served, parses and has what a home screen needs, and both of
-  its icons load at the sizes it declares; a player's page links its game's own manifest.
+  its icons load at the sizes it declares; a player's page links its game's own manifest, which
+  names the app after the game.
 
 Needs what tests/e2e/test_console.py needs (Playwright for Python, Debian's chromium); without
 them these tests skip, unless TABLEBANK_REQUIRE_ALL=1 makes that a failure.
@@ -362,11 +363,16 @@ def test_a_players_page_links_its_games_own_manifest(
     page = themed_page(browser, request, 360, "dark")
     page.goto(f"{server.base}/play/{game['id']}#p=p2&token={game['tokens']['p2']}")
     expect(page.get_by_text("Bartholomew").first).to_be_visible()
-    href = page.locator('link[rel="manifest"]').get_attribute("href")
-    assert href == f"/play/{game['id']}/manifest.webmanifest"
-    found = page.evaluate(MANIFEST, href)
+    # Its app named after the game (issue 29): two games' apps on one phone are told apart.
+    link = page.locator('link[rel="manifest"]')
+    expect(link).to_have_attribute(
+        "href", f"/play/{game['id']}/manifest.webmanifest?name=Evening%20game"
+    )
+    found = page.evaluate(MANIFEST, link.get_attribute("href"))
     assert found["type"] == "application/manifest+json"
     assert found["manifest"]["start_url"] == f"/play/{game['id']}"
+    assert found["manifest"]["name"] == "Evening game · tablebank"
+    assert found["manifest"]["short_name"] == "Evening game"
     assert "token" not in str(found["manifest"])
     assert [icon["loaded"] for icon in found["icons"]] == ["192x192", "512x512", "512x512"]
     assert painted(page)["bg"] == DARK["bg"]

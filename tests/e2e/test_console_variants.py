@@ -190,8 +190,10 @@ def test_trade_builder_moves_cash_a_deed_a_mortgaged_deed_and_a_jail_card_at_onc
     legs.nth(1).locator(".tile[data-deed=reading-railroad]").click()
     # A mortgaged deed received costs its receiver 10 % of the mortgage value (100) at once
     # (docs/rules.md#mortgages): the server's dry run of the trade says so before it is recorded.
+    # Its box says what ticking does (issue 29), and what an unticked deed does is said once.
+    expect(page.locator("dialog[open]")).to_contain_text("Reading Railroad: lift the mortgage now")
     expect(page.locator("dialog[open]")).to_contain_text(
-        "Reading Railroad: keep it mortgaged (interest now)"
+        "A deed not ticked stays mortgaged; its new owner pays the interest now."
     )
     expect(page.get_by_test_id("trade-quote-moves")).to_contain_text("Ann → Bank: $10")
     summary = page.locator("dialog[open] .preview:not(.quote)")

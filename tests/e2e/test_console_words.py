@@ -121,7 +121,7 @@ def test_every_history_row_of_every_type_is_in_the_readers_words(
     plot = {
         "en-US": "Branch 1, plot 1",
         "ru-RU": "Отрасль 1, участок 1",
-        "pl-PL": "Branża 1, pole 1",
+        "pl-PL": "Branża 1, działka 1",
     }
     start = {
         "en-US": "2,000\u00a0фанты",

@@ -5,7 +5,7 @@
 // shows the server's refusal where the banker is looking.
 
 import {h, append, replace, modal, field, select, numberInput, nextId, toast} from './dom.js';
-import {t, listOf} from './i18n.js';
+import {t, listOf, plural} from './i18n.js';
 import {deedPicker, problemView, liquidationView, buildingsText, tileLine, standingsView} from './views.js';
 import {groupClass} from './rules.js';
 import {quote, quoteBox, quoteLabel, netFor, signed} from './quote.js';
@@ -610,12 +610,15 @@ export function tradeDialog(ctx, player) {
       const mortgaged = legs.flatMap((leg) => leg.deeds()).filter((id) => ctx.game.properties[id].mortgaged);
       for (const id of [...lifted]) if (!mortgaged.includes(id)) lifted.delete(id);
       // A mortgaged deed received: lift it now or keep it mortgaged; the quote shows the cost.
-      replace(unmortgageBox, mortgaged.length ? h('fieldset', {}, h('legend', {}, t('lift_at_once')), mortgaged.map((id) => {
-        const cid = nextId('um');
-        return h('div', {class: 'check'}, h('input', {type: 'checkbox', id: cid, checked: lifted.has(id),
-          onchange: (ev) => { if (ev.target.checked) lifted.add(id); else lifted.delete(id); refresh(); }}),
-        h('label', {for: cid}, `${ctx.deedName(id)}: ${lifted.has(id) ? t('lift_now') : t('keep_mortgaged')}`));
-      })) : null);
+      // The box says what ticking does, whether ticked or not (a label that said the state flipped
+      // its meaning when ticked); what an unticked deed does is said once under the legend.
+      replace(unmortgageBox, mortgaged.length ? h('fieldset', {}, h('legend', {}, t('lift_at_once')),
+        h('p', {class: 'muted small'}, t('lift_hint')), mortgaged.map((id) => {
+          const cid = nextId('um');
+          return h('div', {class: 'check'}, h('input', {type: 'checkbox', id: cid, checked: lifted.has(id),
+            onchange: (ev) => { if (ev.target.checked) lifted.add(id); else lifted.delete(id); refresh(); }}),
+          h('label', {for: cid}, `${ctx.deedName(id)}: ${t('lift_now')}`));
+        })) : null);
       replace(summary, legs.map((leg) => leg.describe()).filter(Boolean).map((s) => h('p', {}, s)));
       view.refresh();
     };
@@ -651,6 +654,14 @@ export function tradeDialog(ctx, player) {
       const leg = {
         el: null,
         deeds: () => deeds,
+        /** Who gives to whom, as the trade's two parties chosen at its top say. */
+        set(fromId, toId) {
+          to.value = toId;
+          if (from.value !== fromId) {
+            from.value = fromId;
+            drawPick();
+          }
+        },
         body() {
           const out = {from: from.value, to: to.value};
           const c = cash.value.trim() ? Number(cash.value) : 0;
@@ -688,7 +699,19 @@ export function tradeDialog(ctx, player) {
 
     addLeg(player, other.id);
     addLeg(other.id, player);
-    body.append(h('p', {class: 'muted small'}, t('trade_hint')), legsBox,
+    // The two players of the trade, chosen once: the first two legs follow (each gives the
+    // other), so that a trade between any two players is two choices, not four.
+    const partyA = playerSelect(ctx, player, {name: 'party_a'});
+    const partyB = playerSelect(ctx, other.id, {name: 'party_b'});
+    const parties = () => {
+      if (legs[0]) legs[0].set(partyA.value, partyB.value);
+      if (legs[1]) legs[1].set(partyB.value, partyA.value);
+      refresh();
+    };
+    partyA.addEventListener('change', parties);
+    partyB.addEventListener('change', parties);
+    body.append(h('p', {class: 'muted small'}, t('trade_hint')),
+      h('div', {class: 'grid2'}, field(t('party_one'), partyA), field(t('party_other'), partyB)), legsBox,
       h('button', {type: 'button', class: 'secondary', onclick: () => addLeg(player, other.id)}, t('add_leg')),
       unmortgageBox, h('h3', {class: 'sub'}, t('the_deal')), summary, view.el, form.memoField(),
       h('div', {class: 'actions'}, form.button(t('record_trade'), () => {
@@ -842,7 +865,7 @@ export function sharesDialog(ctx, player) {
   // trade at the Bank's counter.
   moveDialog(ctx, txnDialog, 'shares', {player, action: 'buy', count: 1}, {title: t('a_shares'),
     testid: 'shares-quote', record: t('record_shares'), intro: () => [h('p', {class: 'small'},
-      t('shares_held', {name: ctx.name(player), held: ctx.shares(player), price: ctx.money(ctx.sharePrice() ?? 0)}))]});
+      t('shares_held', {name: ctx.name(player), held: ctx.shares(player), shares: plural(ctx.shares(player), 'cnt_shares'), price: ctx.money(ctx.sharePrice() ?? 0)}))]});
 }
 
 export function sharePriceDialog(ctx) {
@@ -853,7 +876,7 @@ export function sharePriceDialog(ctx) {
     const points = move.fields.find((f) => f.name === 'points');
     const steps = Array.from({length: points.max - points.min + 1}, (_, i) => points.min + i);
     for (const direction of ctx.choices('share_price', 'direction')) {
-      body.append(h('h3', {class: 'sub'}, t(`price_${direction}`)), h('div', {class: 'moves'}, steps.map((points) => {
+      body.append(h('h3', {class: 'sub'}, t(`price_${direction}`)), h('div', {class: 'moves price-steps'}, steps.map((points) => {
         const payload = {type: 'share_price', direction, points};
         const label = `${direction === 'up' ? '▲' : '▼'} ${points}`;
         const btn = form.button(label, () => payload, {cls: 'secondary'});
@@ -879,7 +902,7 @@ export function roundTaxDialog(ctx, player) {
 
 export function insuranceDialog(ctx, player) {
   // The policies are the move's choices (the rule set's colours).
-  const policies = ctx.choices('insurance', 'policy');
+  const policies = ctx.inPolicyOrder(ctx.choices('insurance', 'policy'));
   txnDialog(ctx, t('a_insurance'), (body, form) => {
     const held = ctx.policies(player);
     body.append(h('p', {}, `${t('policies_held')}: ${held.length ? held.map((x) => t(`policy_${x}`)).join(', ') : '—'}`));
@@ -1023,11 +1046,13 @@ export function actionSheet(ctx, player) {
 /**
  * After a bankruptcy that left deeds with the Bank (docs/rules.md, "Bankruptcy": the banker
  * auctions them), the deeds to auction, each opening its auction: those of the bankruptcy's
- * deeds the Bank holds now and the auction move offers.
+ * deeds the Bank holds now and the auction move offers. The deeds the server says were
+ * returned (`deeds_returned`: Millionaire Elite's rule, "Bankruptcy: the Bank pays the rest")
+ * are back on the board unowned, to be bought by whoever lands on them: no auction is offered.
  */
 export function auctionPrompt(ctx, txn) {
   const b = txn.basis || {};
-  const named = [...(b.deeds || []), ...(b.deeds_returned || [])];
+  const named = b.deeds || [];
   const offered = new Set(ctx.choices('auction', 'property'));
   const left = named.filter((id) => offered.has(id) && ctx.game.properties[id] && ctx.game.properties[id].owner === 'bank');
   if (!left.length) return;

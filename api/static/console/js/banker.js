@@ -5,7 +5,7 @@
 
 import {h, replace, modal, field, select, numberInput, toast, scrollToTop} from './dom.js';
 import {Api, Problem, newKey, qrUrl, unreachable} from './api.js';
-import {t, lang, langSwitch, onLangChange, rulesetTitle, setDocumentLang, money, currencyLabel, date} from './i18n.js';
+import {t, lang, langSwitch, onLangChange, rulesetTitle, setDocumentLang, money, currencyLabel, date, plural} from './i18n.js';
 import {Board, groupClass} from './rules.js';
 import {quote, netFor} from './quote.js';
 import * as store from './store.js';
@@ -128,7 +128,12 @@ function homeScreen({forgotten = null} = {}) {
       forgotten ? h('p', {class: 'ok', role: 'status', dataset: {testid: 'game-forgotten'}}, t('fg_done', {name: forgotten})) : null,
       games.length ? h('ul', {class: 'game-list'}, games.map((g) => h('li', {dataset: {game: g.id}},
         h('span', {class: 'grow'}, h('a', {href: `#/g/${g.id}`}, h('strong', {}, g.name || g.id)),
-          h('span', {class: 'muted small'}, [g.ruleset ? rulesetTitle(g.ruleset) : null, createdOn(g.created)]
+          // A finished game said so (as this device last saw it); a copy opened from a file
+          // told apart from the game it was kept from, which has the same name and day.
+          snapshot(g.id)?.game.status === 'finished'
+            ? [' ', h('span', {class: 'badge', dataset: {testid: 'game-finished'}}, t('status_finished'))] : null,
+          h('span', {class: 'muted small'}, [g.ruleset ? rulesetTitle(g.ruleset) : null, createdOn(g.created),
+            g.imported ? t('fi_opened_on', {date: createdOn(g.imported)}) : null]
             .filter(Boolean).map((x) => ` · ${x}`).join(''))),
         h('button', {type: 'button', class: 'secondary', dataset: {testid: 'forget-game'}, 'aria-haspopup': 'dialog',
           onclick: () => forgetGameDialog(g)}, t('forget'), h('span', {class: 'sr-only'}, ` ${g.name || g.id}`))))) : h('p', {class: 'muted'}, t('no_games_here'))),
@@ -148,7 +153,7 @@ function homeScreen({forgotten = null} = {}) {
         route(found);
       }}, t('open'))),
     openFileSection(openImported));
-  main.focus();
+  main.focus({preventScroll: true}); // the top bar (language, theme) stays in view on a phone
 }
 
 /** The day a game was created, in the console's language (03.12.2026, 12/3/2026); null when
@@ -162,7 +167,7 @@ function createdOn(created) {
  * table shown. */
 function openImported(created) {
   store.save({id: created.id, name: created.name, ruleset: created.ruleset, banker: created.banker_token,
-    tokens: created.tokens, created: created.created});
+    tokens: created.tokens, created: created.created, imported: new Date().toISOString()});
   location.hash = `#/g/${created.id}`;
 }
 
@@ -274,7 +279,7 @@ async function newGameScreen(stale = () => false) {
   const drawOptions = () => {
     const rs = rulesetCache.get(rsSelect.value);
     replace(about, `${rulesetTitle(rs.name, rs.title)} · ${t('players_range', {min: rs.players.min, max: rs.players.max})} · ${t('currency')}: ${currencyLabel(rs.currency)}`,
-      rs.parameters.deal_deeds ? ` · ${t('deals_deeds', {n: rs.parameters.deal_deeds})}` : '');
+      rs.parameters.deal_deeds ? ` · ${t('deals_deeds', {n: rs.parameters.deal_deeds, deeds: plural(rs.parameters.deal_deeds, 'cnt_deeds')})}` : '');
     // A rule set with no house rules (Millionaire Elite) shows no empty box for them.
     houseRules.hidden = !Object.keys(rs.options || {}).length;
     replace(optionsBox, Object.entries(rs.options || {}).map(([key, opt]) => {
@@ -327,7 +332,7 @@ async function newGameScreen(stale = () => false) {
         },
       }));
     });
-    replace(dealBox, h('fieldset', {}, h('legend', {}, t('the_deal_legend', {n: each})),
+    replace(dealBox, h('fieldset', {}, h('legend', {}, t('the_deal_legend', {n: each, deeds: plural(each, 'cnt_deeds')})),
       h('div', {class: 'check'}, atTable, h('label', {for: atTable.id}, t('deal_at_table'))),
       h('p', {class: 'muted small'}, t('deal_hint')), pickers));
   };
@@ -723,7 +728,7 @@ function basisSummary(ctx, txn) {
     if (b.hotel) parts.push(t('hotel'));
     else if (b.houses) parts.push(t('n_houses', {n: b.houses}));
     else if (b.monopoly) parts.push(t('b_monopoly'));
-    if (b.railroads_held) parts.push(`${t('b_railroads_held')} ${b.railroads_held}`);
+    if (b.railroads_held) parts.push(plural(b.railroads_held, 'cnt_railroads'));
     if (b.dice) parts.push(`${b.dice} × ${b.factor}`);
     if (b.multiplier > 1) parts.push(`×${b.multiplier}`);
     return `${t('basis')}: ${parts.join(', ')}${parts.length ? ' → ' : ''}${ctx.money(b.rent ?? 0)}`;

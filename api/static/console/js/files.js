@@ -7,18 +7,23 @@
 
 import {h, replace} from './dom.js';
 import {Api, Problem, newKey} from './api.js';
-import {t} from './i18n.js';
+import {t, LANGUAGES} from './i18n.js';
 import {problemView} from './views.js';
 
 // What a file system refuses in a name (Windows' reserved characters, the slash, controls).
 const UNSAFE = /[\\/:*?"<>|\u0000-\u001f\u007f]+/g;
 
-/** The file's name: the game's and the day's, `<game name> <YYYY-MM-DD>.tablebank.json`. */
+/** The file's name: the game's and the day's, `<game name> <YYYY-MM-DD>.tablebank.json`; a
+ * game named by that day's date (the new-game screen names it "Game 04.12.2026" in the
+ * console's language) keeps its name alone, so the file does not carry the date twice. */
 export function fileName(gameName, day = new Date()) {
   const pad = (n) => String(n).padStart(2, '0');
   const date = `${day.getFullYear()}-${pad(day.getMonth() + 1)}-${pad(day.getDate())}`;
-  const name = String(gameName || '').replace(UNSAFE, '-').replace(/^[\s.]+|[\s.]+$/g, '') || 'tablebank';
-  return `${name} ${date}.tablebank.json`;
+  const safe = (text) => String(text || '').replace(UNSAFE, '-').replace(/^[\s.]+|[\s.]+$/g, '');
+  const name = safe(gameName) || 'tablebank';
+  const dated = [date, ...LANGUAGES.map(({locale}) => safe(new Intl.DateTimeFormat(locale).format(day)))]
+    .some((written) => name.includes(written));
+  return dated ? `${name}.tablebank.json` : `${name} ${date}.tablebank.json`;
 }
 
 /** Seconds a Retry-After asked for, at least 1. */

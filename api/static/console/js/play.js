@@ -19,7 +19,7 @@ import {playerDisputes} from './disputes.js';
 import {fairplaySummary} from './fairplay.js';
 import {statsSection} from './stats.js';
 import {quoteBox, netFor} from './quote.js';
-import {connection, showBanner, registerWorker} from './offline.js';
+import {connection, showBanner, drawBanner, registerWorker} from './offline.js';
 import {countdown} from './clock.js';
 import * as store from './store.js';
 
@@ -28,8 +28,11 @@ const RETRY_MAX_MS = 10000;
 const main = document.getElementById('main');
 const top = document.getElementById('top');
 const gameId = location.pathname.split('/').filter(Boolean)[1];
-// Put on a home screen, the app opens this game's players' page (the server's manifest of it).
-document.head.append(h('link', {rel: 'manifest', href: `/play/${encodeURIComponent(gameId)}/manifest.webmanifest`}));
+// Put on a home screen, the app opens this game's players' page (the server's manifest of it),
+// named after the game once the page knows its name (two games' apps are not both "tablebank").
+const manifestOf = (name) => `/play/${encodeURIComponent(gameId)}/manifest.webmanifest${name ? `?name=${encodeURIComponent(name)}` : ''}`;
+const manifest = h('link', {rel: 'manifest', href: manifestOf(null)});
+document.head.append(manifest);
 const link = playerLink();
 const me = link.p;
 const api = new Api(link.token);
@@ -60,6 +63,41 @@ async function load() {
   ctx.setGame(answer.game);
   await loadMoves(ctx); // what this player may record, as the server lists it
   statement = await api.statement(gameId, me);
+  if (ctx.stale) {
+    ctx.stale = false;
+    drawBanner();
+  }
+  keepSeen();
+  return true;
+}
+
+// -- the table as last seen -------------------------------------------------------------------
+
+// What this device last saw of the game for this player (the game, its rule set and the
+// player's statement), as the banker's page keeps its table: a reload without a server shows
+// it, said to be as last seen, instead of only "Waiting for the server…". Kept under the game's
+// id, so that forgetting the game or this player's link forgets it too (store.js).
+const SEEN = `seen.${me}.${gameId}`;
+
+function keepSeen() {
+  if (forgotten || !ctx) return;
+  store.set(SEEN, JSON.stringify({game: ctx.game, ruleset: ctx.board.rs, statement}));
+}
+
+/** The table as last seen, drawn while the server cannot be reached; false if none is kept. */
+function showSeen() {
+  let seen = null;
+  try {
+    seen = JSON.parse(store.get(SEEN) || 'null');
+  } catch {
+    seen = null;
+  }
+  if (!seen || !seen.game || !seen.ruleset) return false;
+  ctx = new GameContext({id: gameId, api, board: new Board(seen.ruleset), game: seen.game, currency: seen.ruleset.currency});
+  ctx.stale = true;
+  statement = seen.statement || {items: []};
+  draw();
+  drawBanner();
   return true;
 }
 
@@ -77,10 +115,12 @@ function draw() {
   }
   const game = ctx.game;
   document.title = `${p.name} · ${game.name} · tablebank`;
+  if (manifest.getAttribute('href') !== manifestOf(game.name)) manifest.setAttribute('href', manifestOf(game.name));
   const badges = [];
   if (p.bankrupt) badges.push(h('span', {class: 'badge danger'}, t('bankrupt')));
   if (p.in_jail) badges.push(h('span', {class: 'badge warn'}, t('in_jail')));
   for (const deck of p.jail_cards || []) badges.push(h('span', {class: 'badge'}, t('jail_card_of', {deck: t(`deck_${deck}`)})));
+  const ious = (game.ious || []).filter((i) => i.outstanding > 0 && (i.debtor === me || i.holder === me));
 
   const mine = h('section', {class: `card player me ${ctx.playerClass(me)}`, 'aria-labelledby': 'me-h'},
     h('header', {}, h('h1', {id: 'me-h'}, p.name), h('div', {class: 'badges'}, badges)),
@@ -88,6 +128,13 @@ function draw() {
     h('p', {class: 'cash big-cash', dataset: {testid: 'my-cash'}, 'aria-live': 'polite'}, ctx.money(p.cash)),
     h('p', {class: 'worth small muted'}, `${t('net_worth')} ${ctx.money(p.net_worth)}`),
     ctx.sharePrice() !== null ? h('p', {class: 'small'}, `${t('shares')}: ${ctx.shares(me)} · ${t('share_price')}: ${ctx.money(ctx.sharePrice() ?? 0)}`) : null,
+    // The policies held (Millionaire Elite) and the IOUs still open, as the banker's table
+    // shows them: what the net worth counts beside the cash and the deeds.
+    ctx.policies(me).length ? h('p', {class: 'small', dataset: {testid: 'my-policies'}},
+      `${t('policies_held')}: ${ctx.policies(me).map((x) => t(`policy_${x}`)).join(', ')}`) : null,
+    ious.length ? h('p', {class: 'small', dataset: {testid: 'my-ious'}}, ious.map((i) => (i.debtor === me
+      ? t('owes', {name: ctx.name(i.holder), amount: ctx.money(i.outstanding)})
+      : t('is_owed', {name: ctx.name(i.debtor), amount: ctx.money(i.outstanding)}))).join(' · ')) : null,
     h('h2', {class: 'sub'}, t('my_deeds')), deedChips(ctx, me));
 
   if (game.status === 'finished' && game.standings) {
@@ -309,8 +356,9 @@ async function start() {
           problemView({name: (x) => x, money: (x) => String(x)}, err)));
         return;
       }
-      // Opened without a server (the service worker gave the page): wait for it.
-      replace(main, h('section', {class: 'card'}, h('p', {}, t('waiting_for_server'))));
+      // Opened without a server (the service worker gave the page): the table as last seen
+      // if this device keeps it, else a word; and wait for the server.
+      if (!ctx && !showSeen()) replace(main, h('section', {class: 'card'}, h('p', {}, t('waiting_for_server'))));
       await pause(delay);
     }
   }
@@ -371,6 +419,6 @@ store.onForgotten(({forgot, game, player}) => {
 });
 
 onLangChange(() => { if (ctx || forgotten) draw(); else if (!started) start(); });
-showBanner();
+showBanner(() => (ctx && ctx.stale ? t('net_last_seen', {seq: ctx.game.last_seq}) : null));
 registerWorker();
 start();

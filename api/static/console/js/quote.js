@@ -112,7 +112,7 @@ export function quoteBox(ctx, payload, {onAnswer, problemOptions = {}, testid = 
       const lines = postingLines(ctx, txn);
       replace(box,
         lines.length ? h('ul', {class: 'quote-moves', dataset: {testid: `${testid}-moves`}}, lines)
-          : h('p', {class: 'muted small'}, t('no_money_moved')),
+          : h('p', {class: 'muted small'}, t('no_money_moves')),
         basis ? basisList(ctx, txn.basis) : null);
     } else if (unreachable(answer.problem)) {
       replace(box, h('p', {class: 'muted small'}, t('quote_unreachable')));

@@ -40,12 +40,29 @@ function playersTable(ctx, players) {
     if (figure === 'peak_net_worth') shown.push(h('span', {class: 'small muted peak-at'}, ` ${t('st_at_seq', {seq: row.peak_seq})}`));
     return h('td', {class: 'num', dataset: {testid: `stats-${figure}-${row.player}`}}, ...shown);
   };
-  return h('div', {class: 'table-scroll'}, h('table', {class: 'balances stats-players'},
+  return sideways(h('table', {class: 'balances stats-players'},
     h('thead', {}, h('tr', {}, h('th', {scope: 'col'}, h('span', {class: 'sr-only'}, t('st_figure'))),
       players.map((row) => h('th', {scope: 'col', class: `num ${ctx.playerClass(row.player)}`}, ctx.name(row.player))))),
     h('tbody', {}, figures.map((figure) => h('tr', {},
       h('th', {scope: 'row'}, t(`st_${figure}`, {}, figure.replaceAll('_', ' '))),
       players.map((row) => cell(row, figure)))))));
+}
+
+/** A table wider than the screen (four players on a phone), in a box that scrolls sideways
+ * and says so: a line over it while some of it is out of view, and a fade on the side where
+ * more is (the names of the figures stay put at the left). */
+function sideways(table) {
+  const box = h('div', {class: 'table-scroll'}, table);
+  const frame = h('div', {class: 'scroll-frame'}, box);
+  const more = h('p', {class: 'small muted scroll-more', hidden: true, dataset: {testid: 'stats-more'}}, t('st_more_players'));
+  const mark = () => {
+    const rest = box.scrollWidth - box.clientWidth - box.scrollLeft;
+    frame.classList.toggle('more-right', rest > 1);
+    more.hidden = box.scrollWidth <= box.clientWidth + 1;
+  };
+  box.addEventListener('scroll', mark, {passive: true});
+  new ResizeObserver(mark).observe(box);
+  return h('div', {}, more, frame);
 }
 
 /** The deeds a player holds or that collected rent, as the server lists them (board order). */

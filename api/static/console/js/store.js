@@ -132,6 +132,8 @@ export function forgetPlayerLink(gameId, link, {quiet = false} = {}) {
     }
   }
   try { globalThis.sessionStorage.removeItem(`${PREFIX}intents.${gameId}`); } catch { /* blocked */ }
+  // The table as this player last saw it (play.js): nothing of the game is left to show here.
+  try { localStorage.removeItem(`${PREFIX}seen.${link.p}.${gameId}`); } catch { /* blocked */ }
   if (!quiet) announce({forgot: 'player', game: gameId, player: link.p});
 }
 

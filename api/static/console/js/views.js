@@ -69,7 +69,13 @@ export class GameContext {
 
   // Shares, policies and the share price: the game's state carries them (Millionaire Elite).
   shares(pid) { return this.byId.get(pid)?.shares ?? 0; }
-  policies(pid) { return this.byId.get(pid)?.policies ?? []; }
+  policies(pid) { return this.inPolicyOrder(this.byId.get(pid)?.policies ?? []); }
+  /** Policies in the box's order, by the price the rule set gives each (green 100, blue 200,
+   * orange 300, red 500), not the alphabetical order of the server's JSON keys. */
+  inPolicyOrder(list) {
+    const price = this.board.params.policies || {};
+    return [...list].sort((a, b) => (price[a] ?? Infinity) - (price[b] ?? Infinity) || a.localeCompare(b));
+  }
   sharePrice() { return this.game.share_price ?? null; }
 
   activePlayers() { return this.players.filter((p) => this.seated(p.id)); }
@@ -221,7 +227,7 @@ export function seqRef(seq) {
 // ids names (deeds, players, accounts, IOUs, transactions); the server's words the dictionary's.
 // (A `from` or `to` that is a number is a price: the EXCHANGE's share price before and after.)
 const AMOUNTISH = /amount|rent|price|cost|total|cash|fee|owed|value|salary|income|tax|flat|worth|bid|stake|payout|fine|interest|repaid|forgiven|outstanding|score|commission$|pot|bank_pays|prices|figure|per_house|per_hotel|per_share|^from$|^to$/;
-const COUNTISH = /^shares$|^shares_sold$|percent|count|held|houses|hotels|points|dice|factor|multiplier|rank|checked/;
+const COUNTISH = /^shares$|^shares_sold$|percent$|count|held|houses|hotels|points|dice|factor|multiplier|rank|checked/;
 const PERCENT = /percent$/;
 const SEQS = new Set(['voided', 'about', 'dispute', 'resolved_by', 'seq', 'bankrupt', 'void']);
 // Fields a family does not need (the rule set's bookkeeping): left out of a basis shown.
