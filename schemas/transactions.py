@@ -18,7 +18,18 @@ from marshmallow import RAISE, Schema, ValidationError, fields, validate, valida
 from ledger.transactions import ORDERED, RECORDABLE, REGISTRY, SETUP_TYPES
 from ledger.transactions.form import Field
 from schemas.answers import answer
-from schemas.fields import MAX_SEQ, Bool, Cursor, Int, Text, camel, ident, money, one_of
+from schemas.fields import (
+    MAX_SEQ,
+    Bool,
+    Cursor,
+    IfMatch,
+    Int,
+    Text,
+    camel,
+    ident,
+    money,
+    one_of,
+)
 
 
 def type_field(kind: str) -> fields.String:
@@ -288,10 +299,11 @@ class WriteHeadersSchema(Schema):
         validate=validate.Length(min=1, max=255),
         metadata={"description": "a repeat with the same key and body records nothing"},
     )
-    if_match = fields.String(
+    if_match = IfMatch(
         data_key="If-Match",
-        validate=validate.Length(min=1, max=255),
-        metadata={"description": "the ETag last seen: refused with 412 if the game moved on"},
+        metadata={
+            "description": "the ETag last seen (or `*`): refused with 412 if the game moved on"
+        },
     )
 
 
