@@ -20,9 +20,9 @@ from marshmallow import fields, missing
 from webargs.flaskparser import FlaskParser, abort, is_json_request
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
-from api.errors import PROBLEM_JSON, http_problem, problem_codes
+from api.errors import PROBLEM_JSON, http_problem, named_codes, problem_codes
 from schemas.fields import Cursor, surrogate_in
-from schemas.problems import REFUSAL, ProblemSchema, conflict_schema, refusal_components
+from schemas.problems import CONFLICT, REFUSAL, SCHEMAS, ProblemSchema, problem_components
 
 PROBLEM_RESPONSE = "Problem"
 PROBLEM_SCHEMA = "Problem"  # the component apispec makes of ProblemSchema
@@ -138,6 +138,9 @@ class OneOfConverter(OpenAPIConverter):
         self.add_attribute_function(dict_keys2properties)
 
     def schema2jsonschema(self, schema: Any) -> dict[str, Any]:
+        said = getattr(schema, "openapi", None)
+        if said is not None:
+            return said()  # type: ignore[no-any-return]  # a schema that says itself (a union)
         type_schemas = getattr(schema, "type_schemas", None)
         if type_schemas is None:
             return super().schema2jsonschema(schema)
@@ -281,7 +284,9 @@ class TableBankApi(flask_smorest.Api):
         ``X-Pagination`` header, whose schema would stand in the document unused."""
 
     def init_app(self, app: Any, *, spec_kwargs: dict[str, Any] | None = None) -> None:
-        ProblemSchema.declare_codes(problem_codes())  # before the document holds the schema
+        # Before the document holds the schema: a variant per named code, one for the others.
+        named = named_codes()
+        ProblemSchema.declare_codes(named, sorted(set(problem_codes()) - set(named)))
         super().init_app(app, spec_kwargs=spec_kwargs)
         self.spec.components.header(
             VERSION_HEADER,
@@ -333,7 +338,7 @@ class TableBankApi(flask_smorest.Api):
                 "content": {PROBLEM_JSON: {"schema": ProblemSchema}},
             },
         )
-        for name, component in refusal_components(PROBLEM_SCHEMA).items():
+        for name, component in problem_components(*ProblemSchema.codes).items():
             self.spec.components.schema(name, component)
         self.spec.components.response(
             REFUSAL_RESPONSE,
@@ -341,7 +346,7 @@ class TableBankApi(flask_smorest.Api):
                 "description": "A rule refusal (RFC 9457 problem): `code` says which, `params` "
                 "the values of its `detail`. Or, with another `code` (`busy`, "
                 "`idempotency_in_progress`), nothing refused: try again.",
-                "content": {PROBLEM_JSON: {"schema": conflict_schema(PROBLEM_SCHEMA)}},
+                "content": {PROBLEM_JSON: {"schema": {"$ref": SCHEMAS + CONFLICT}}},
             },
         )
         self.spec.components.security_scheme(
