@@ -18,6 +18,7 @@ from marshmallow import RAISE, Schema, ValidationError, fields, validate, valida
 from ledger.transactions import ORDERED, RECORDABLE, REGISTRY, SETUP_TYPES
 from ledger.transactions.form import Field
 from schemas.answers import answer
+from schemas.changes import CHANGE
 from schemas.fields import (
     MAX_SEQ,
     Bool,
@@ -337,7 +338,8 @@ class TransactionSchema(Schema):
     request = fields.Dict(metadata={"description": "the body as recorded, less type and memo"})
     postings = fields.List(fields.Nested(PostingSchema))
     changes = fields.List(
-        fields.Dict(), metadata={"description": "deeds, buildings, cards and jail moved"}
+        fields.Raw(metadata={"component": CHANGE}),
+        metadata={"description": "deeds, buildings, cards and jail moved (`Change`, by `kind`)"},
     )
     basis = fields.Dict(metadata={"description": "why each computed amount is what it is"})
     balances = fields.Dict(keys=fields.String(), values=fields.Integer())

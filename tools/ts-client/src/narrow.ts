@@ -35,3 +35,14 @@ export async function stillShort(game: string): Promise<number | Transaction> {
   }
   return error.status;
 }
+
+/** The houses a transaction put up (less those it took down), from its typed changes. */
+export function housesBuilt(txn: Transaction): number {
+  let built = 0;
+  for (const change of txn.changes) {
+    if (change.kind === "houses") {
+      built += change.to - change.from;
+    }
+  }
+  return built;
+}
