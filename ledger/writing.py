@@ -61,6 +61,11 @@ SHARED_SECONDS = 60.0
 SHARED_GAMES = 10_000
 
 
+# What ``If-Match`` names: one version, or several (a list of tags: any one will do; none,
+# when it named only weak tags, which never match); None for no condition.
+Versions = str | tuple[str, ...]
+
+
 class IdempotentWrite(Aggregate):
     """The answer recorded under one Idempotency-Key of one game, saved with the transaction."""
 
@@ -112,7 +117,7 @@ class Writing:
         by: str = "banker",
         *,
         key: str | None = None,
-        if_match: str | None = None,
+        if_match: Versions | None = None,
     ) -> tuple[dict[str, Any], bool]:
         """Record one transaction at most once per idempotency ``key``.
 
@@ -132,7 +137,7 @@ class Writing:
         body: dict[str, Any],
         by: str = "banker",
         *,
-        if_match: str | None = None,
+        if_match: Versions | None = None,
     ) -> dict[str, Any]:
         """What ``record`` would record now, refused as it would be; records nothing."""
         return self.dry_run_request(game_id, body, by, if_match=if_match)[0]
@@ -144,7 +149,7 @@ class Writing:
         by: str = "banker",
         *,
         key: str | None = None,
-        if_match: str | None = None,
+        if_match: Versions | None = None,
     ) -> tuple[dict[str, Any], bool]:
         """What ``record_request`` would answer now, refused as it would be; records nothing.
 
@@ -167,14 +172,14 @@ class Writing:
         return {**transaction_view(txn), "at": None, "hash": None}, False
 
     def _draft(
-        self, game: Game, body: dict[str, Any], by: str, if_match: str | None
+        self, game: Game, body: dict[str, Any], by: str, if_match: Versions | None
     ) -> dict[str, Any]:
         """The checks of a write on the loaded ``game`` and its one new event, not yet saved."""
-        if if_match is not None and if_match != game_view_version(game):
-            raise VersionConflict(
-                f"the game is at version {game_view_version(game)}, not {if_match}",
-                current=game_view_version(game),
-            )
+        wanted = (if_match,) if isinstance(if_match, str) else if_match
+        current = game_view_version(game)
+        if wanted is not None and current not in wanted:
+            named = " or ".join(wanted) if wanted else "no version (only weak tags)"
+            raise VersionConflict(f"the game is at version {current}, not {named}", current=current)
         return game.record(body, by=by, history=self._history(game))
 
     @contextmanager
@@ -223,7 +228,7 @@ class Writing:
         body: dict[str, Any],
         by: str,
         key: str | None,
-        if_match: str | None,
+        if_match: Versions | None,
         body_digest: str,
     ) -> tuple[dict[str, Any], bool]:
         # The first attempt trusts this process's cache: the game as this process last saved

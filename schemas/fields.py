@@ -342,16 +342,19 @@ class Cursor(fields.Field[int]):
 
 
 class IfMatch(fields.String):
-    """A write's ``If-Match``: ``*`` (the game, at any version) or one strong entity tag,
-    ``"<version>"`` (RFC 9110 8.8.3: a quoted run of visible ASCII but the quote). A weak tag,
-    which If-Match never matches, a list, an unquoted version or an empty tag are malformed
-    (422), never read as no condition. Spaces and tabs around it are not part of the value
-    (RFC 9110 5.5): an HTTP server strips them before the app sees it, a test client may not.
-    Read as the version it names, None for ``*``."""
+    """A write's ``If-Match`` as RFC 9110 (13.1.1) writes it: ``*`` (the game, at any version)
+    or a list of entity tags, ``"<version>"`` or weak ``W/"<version>"`` (8.8.3: a quoted run of
+    visible ASCII but the quote). Anything else (an unquoted version, a stray quote, ``0``) is
+    malformed, a 422, never read as no condition. Spaces and tabs around it are not part of the
+    value (5.5): an HTTP server strips them before the app sees it, a test client may not.
 
-    PATTERN = '^(\\*|"[!#-~]+")$'
+    Read as the versions its strong tags name (If-Match compares strongly: a weak tag never
+    matches, so a list of weak tags names none), None for ``*``."""
+
+    PATTERN = r'^(\*|(W/)?"[!#-~]*"([ \t]*,[ \t]*(W/)?"[!#-~]*")*)$'
+    TAG = re.compile('(W/)?"([!#-~]*)"')
     default_error_messages = {  # noqa: RUF012 (marshmallow's own class attribute)
-        "if_match": 'Not one strong entity tag ("<version>", as an ETag gave it) or *.'
+        "if_match": 'Not * nor entity tags ("<version>", as an ETag gave it).'
     }
 
     def __init__(self, **kwargs: Any) -> None:
@@ -362,7 +365,9 @@ class IfMatch(fields.String):
         text = super()._deserialize(value, attr, data, **kwargs).strip(" \t")
         if not re.fullmatch(self.PATTERN, text):
             raise self.make_error("if_match")
-        return None if text == "*" else text[1:-1]
+        if text == "*":
+            return None
+        return tuple(tag for weak, tag in self.TAG.findall(text) if not weak)
 
 
 def camel(name: str) -> str:

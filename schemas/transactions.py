@@ -303,7 +303,8 @@ class WriteHeadersSchema(Schema):
     if_match = IfMatch(
         data_key="If-Match",
         metadata={
-            "description": "the ETag last seen (or `*`): refused with 412 if the game moved on"
+            "description": "the ETag last seen (or `*`, or several tags): refused with 412 if "
+            "the game moved on"
         },
     )
 

@@ -179,11 +179,27 @@ def test_a_players_name_is_stored_nfc_normalised(client):
 
 
 # -- If-Match: no tag, no write ---------------------------------------------------------------
-# A malformed If-Match is refused as malformed (422 naming it, as its documented pattern says;
-# issue 29), never read as no condition: nothing recorded.
+# Tags that name no current version (an empty one, a weak one, which If-Match never matches, a
+# list of others) are a version conflict; what is not an If-Match at all is refused as malformed
+# (422 naming it, as its documented pattern says; issue 29). Never read as no condition.
 
 
-@pytest.mark.parametrize("tag", ['""', "garbage", 'W/"x"', '"', '"a" junk', '"a", "b"'])
+@pytest.mark.parametrize("tag", ['""', 'W/"x"', '"a", "b"'])
+def test_tags_naming_no_current_version_are_a_version_conflict_and_nothing_recorded(table, tag):
+    response = table.client.post(
+        table.url + "/transactions",
+        json={"type": "salary", "player": "p1"},
+        headers={**table.auth(), "If-Match": tag},
+    )
+
+    assert response.status_code == 412
+    assert response.mimetype == "application/problem+json"
+    assert response.json["code"] == "version_conflict"
+    assert response.json["current"] == table.state()["version"]
+    assert table.state()["last_seq"] == 3
+
+
+@pytest.mark.parametrize("tag", ["garbage", '"', '"a" junk'])
 def test_a_malformed_if_match_is_refused_and_nothing_recorded(table, tag):
     response = table.client.post(
         table.url + "/transactions",
@@ -211,15 +227,15 @@ def test_if_match_with_the_version_unquoted_is_refused(table):
     assert table.state()["last_seq"] == 3
 
 
-def test_an_empty_if_match_on_a_dry_run_is_refused(table):
+def test_an_empty_if_match_on_a_dry_run_is_a_version_conflict(table):
     response = table.client.post(
         table.url + "/transactions?dry_run=true",
         json={"type": "salary", "player": "p1"},
         headers={**table.auth(), "If-Match": '""'},
     )
 
-    assert response.status_code == 422
-    assert response.json["code"] == "validation_error"
+    assert response.status_code == 412
+    assert response.json["code"] == "version_conflict"
 
 
 def test_if_match_with_spaces_around_the_current_tag_records(table):
