@@ -185,7 +185,11 @@ class ImportSchema(Schema):
     class Meta:
         unknown = RAISE
 
-    format = fields.String(required=True, metadata={"description": "tablebank-log/1"})
+    # Said as the one value it takes; any other is refused by the log's own check (422
+    # log_invalid "not a tablebank-log/1 document"), as before the document said it.
+    format = fields.String(
+        required=True, metadata={"description": "tablebank-log/1", "enum": ["tablebank-log/1"]}
+    )
     game = fields.Nested(
         ImportedGameSchema,
         required=True,

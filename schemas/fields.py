@@ -228,12 +228,20 @@ def lookalike_message(first: str, second: str) -> str:
     )
 
 
+# The fewest players of any rule set (ledger.ruleset: a rule set's ``players.min`` is 2 to 8).
+# The document says it: a game of fewer is refused by its rule set, naming it ("classic is
+# played by 2 to 8"), so the list's own length check stays at 1.
+MIN_PLAYERS = 2
+
+
 def names(*, max_count: int, **kwargs: Any) -> fields.List:
-    """Names of seats, in order: 1 to ``max_count`` of them, no two the same ignoring case or
+    """Names of seats, in order: 2 to ``max_count`` of them, no two the same ignoring case or
     alike to the eye."""
+    metadata = {"minItems": MIN_PLAYERS, **kwargs.pop("metadata", {})}
     return fields.List(
         Name(),
         validate=[validate.Length(min=1, max=max_count), DistinctNames()],
+        metadata=metadata,
         **kwargs,
     )
 
@@ -255,9 +263,11 @@ class StoredName(Name):
 
 def stored_names(*, max_count: int, **kwargs: Any) -> fields.List:
     """``names`` read back from an exported log, each a ``StoredName``."""
+    metadata = {"minItems": MIN_PLAYERS, **kwargs.pop("metadata", {})}
     return fields.List(
         StoredName(),
         validate=[validate.Length(min=1, max=max_count), DistinctNames()],
+        metadata=metadata,
         **kwargs,
     )
 

@@ -264,3 +264,28 @@ def test_an_amount_with_a_fraction_is_still_refused(table, amount):
     errors = table.invalid({"type": "payment", "from": "p1", "to": "p2", "amount": amount})
 
     assert errors == {"amount": ["Not a valid integer."]}
+
+
+# -- how many players, and an import's format ----------------------------------------------------
+
+
+@pytest.mark.parametrize(("path", "name"), [("NewGame", "players"), ("ImportedGame", "players")])
+def test_the_document_says_every_rule_set_is_played_by_two_or_more(document, path, name):
+    players = component(document, path)["properties"][name]
+
+    assert (players["minItems"], players["maxItems"]) == (2, 8)
+
+
+def test_a_game_of_one_player_is_refused_naming_its_rule_set(client):
+    response = client.post(
+        "/api/v1/games", json={"name": "Alone", "ruleset": "classic", "players": ["Ann"]}
+    )
+
+    assert response.status_code == 422
+    assert response.json["errors"] == {"players": ["classic is played by 2 to 8"]}
+
+
+def test_an_import_s_format_is_the_one_value_an_export_writes(client, table, document):
+    format_ = component(document, "Import")["properties"]["format"]
+
+    assert format_["enum"] == [table.get("/export").json["format"]] == ["tablebank-log/1"]
