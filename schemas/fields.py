@@ -232,12 +232,15 @@ def lookalike_message(first: str, second: str) -> str:
 # The document says it: a game of fewer is refused by its rule set, naming it ("classic is
 # played by 2 to 8"), so the list's own length check stays at 1.
 MIN_PLAYERS = 2
+# What the document says of a list of seats' names: that many, and no two the same (the same
+# ignoring case, or alike to the eye, JSON Schema cannot say: ``DistinctNames`` refuses them).
+SEATS = {"minItems": MIN_PLAYERS, "uniqueItems": True}
 
 
 def names(*, max_count: int, **kwargs: Any) -> fields.List:
     """Names of seats, in order: 2 to ``max_count`` of them, no two the same ignoring case or
     alike to the eye."""
-    metadata = {"minItems": MIN_PLAYERS, **kwargs.pop("metadata", {})}
+    metadata = {**SEATS, **kwargs.pop("metadata", {})}
     return fields.List(
         Name(),
         validate=[validate.Length(min=1, max=max_count), DistinctNames()],
@@ -263,7 +266,7 @@ class StoredName(Name):
 
 def stored_names(*, max_count: int, **kwargs: Any) -> fields.List:
     """``names`` read back from an exported log, each a ``StoredName``."""
-    metadata = {"minItems": MIN_PLAYERS, **kwargs.pop("metadata", {})}
+    metadata = {**SEATS, **kwargs.pop("metadata", {})}
     return fields.List(
         StoredName(),
         validate=[validate.Length(min=1, max=max_count), DistinctNames()],

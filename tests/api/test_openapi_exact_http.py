@@ -274,6 +274,16 @@ def test_the_document_says_every_rule_set_is_played_by_two_or_more(document, pat
     players = component(document, path)["properties"][name]
 
     assert (players["minItems"], players["maxItems"]) == (2, 8)
+    assert players["uniqueItems"] is True  # and no two alike, ignoring case: the server's
+
+
+def test_two_players_of_one_name_are_refused(client):
+    response = client.post(
+        "/api/v1/games", json={"name": "Twins", "ruleset": "classic", "players": ["0", "0"]}
+    )
+
+    assert response.status_code == 422
+    assert list(response.json["errors"]) == ["players"]
 
 
 def test_a_game_of_one_player_is_refused_naming_its_rule_set(client):
