@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import re
+from decimal import Decimal
 from typing import Any, NoReturn
 
 import flask_smorest
@@ -54,6 +55,10 @@ NOT_JSON = "Send the body as JSON, with Content-Type: application/json."
 SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F]")
 
 
+# Beyond every integer a field takes (amounts are at most 10**9, seqs 2**31 - 1): 10**18.
+WHOLE_DIGITS = 18
+
+
 def parse_json(raw: bytes) -> Any:
     """A JSON body, each number written with a fraction or an exponent that is whole (``4.0``,
     ``1e3``) read as the integer it is: JSON has one kind of number, and JSON Schema's
@@ -64,8 +69,16 @@ def parse_json(raw: bytes) -> Any:
 
 
 def whole_or_fraction(text: str) -> int | float:
-    number = float(text)
-    return int(number) if number.is_integer() else number
+    """A JSON number written with a fraction or an exponent: the integer it is exactly
+    (``4.0``, ``4e0``, ``40e-1``), else a float (``12.5``, and ``1.0000000000000000001``,
+    which a float would round to 1). One too large for any field stays a float: making an
+    integer of ``1e999999999`` would take the server's memory."""
+    exact = Decimal(text)
+    # ``adjusted``: the exponent of the leading digit, read without arithmetic (which overflows
+    # the decimal context on such exponents).
+    if exact.adjusted() <= WHOLE_DIGITS and exact == exact.to_integral_value():
+        return int(exact)
+    return float(text)
 
 
 class JSONParser(FlaskParser):
