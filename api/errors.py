@@ -150,14 +150,21 @@ OWN_CODES = ("storage_unavailable", "internal_error", "validation_error")
 
 
 def problem_codes() -> list[str]:
-    """Every ``code`` a problem of this server may carry, for the OpenAPI document's enum:
-    the ledger's (its rule refusals and its errors), the HTTP errors' (the contract's names,
-    werkzeug's others snake-cased, and those of our own exceptions, such as
-    ``too_many_streams``), and the server's own."""
-    codes = set(REFUSALS) | set(HTTP_CODES.values()) | set(OWN_CODES) | ledger_codes()
-    # werkzeug names a status by HTTP_STATUS_CODES, "Unknown Error" one it does not know.
+    """Every ``code`` a problem of this server may carry, for the OpenAPI document's union of
+    problems: the named ones (``named_codes``) and werkzeug's other HTTP errors (snake-cased
+    names, and "Unknown Error" for a status it does not know)."""
+    codes = set(named_codes())
     codes |= {http_code(HTTP_STATUS_CODES.get(status, "")) for status in default_exceptions}
     codes |= {http_code("Unknown Error")}
+    return sorted(codes)
+
+
+def named_codes() -> list[str]:
+    """The codes the contract names: the ledger's (its rule refusals and its errors), the HTTP
+    errors' it gives a name (``HTTP_CODES``, and those of our own exceptions, such as
+    ``too_many_streams``), and the server's own. Each is a variant of its own in the OpenAPI
+    document; werkzeug's other HTTP errors share one."""
+    codes = set(REFUSALS) | set(HTTP_CODES.values()) | set(OWN_CODES) | ledger_codes()
     pending: list[type[HTTPException]] = [HTTPException]
     while pending:
         kind = pending.pop()

@@ -3,18 +3,13 @@ its reads, ``If-Match`` and ``Idempotency-Key`` on writes."""
 
 from __future__ import annotations
 
-import re
-
 from flask import Response, current_app, request
 from marshmallow import RAISE, ValidationError
 from werkzeug.http import parse_etags, quote_etag
 
 from api.bank import tablebank
-from ledger.errors import LedgerError, VersionConflict
+from ledger.errors import LedgerError
 from schemas.fields import MAX_SEQ
-
-# One strong entity tag (RFC 9110 8.8.3): a quoted, non-empty run of etagc, spaces around it.
-STRONG_TAG = re.compile(r'[ \t]*"([\x21\x23-\x7e\x80-\xff]+)"[ \t]*')
 
 
 def etag(version: str) -> dict[str, str]:
@@ -72,28 +67,9 @@ def query_refused() -> bool:
     return False
 
 
-def if_match_version(header: str | None) -> str | None:
-    """The version an ``If-Match`` header names; None for no header or ``*``.
-
-    Anything else than one strong tag naming a version is refused as a conflict (412): an
-    empty tag (``""``, which werkzeug reads as no tag at all), an unquoted word, a weak tag
-    (If-Match compares strongly) or several tags. Never is it read as no condition."""
-    if header is None or header.strip() == "*":
-        return None
-    tag = STRONG_TAG.fullmatch(header)
-    if tag is None:
-        game = (request.view_args or {}).get("game")
-        current = {} if game is None else {"current": tablebank().version(game)}
-        raise VersionConflict(
-            f'If-Match names no version: one strong tag ("<version>") or *, not {header}',
-            **current,
-        )
-    return tag.group(1)
-
-
 def write_conditions(headers: dict[str, str]) -> dict[str, str | None]:
     """The ledger's ``key`` and ``if_match`` from a write's (validated) headers."""
     return {
         "key": headers.get("idempotency_key"),
-        "if_match": if_match_version(headers.get("if_match")),
+        "if_match": headers.get("if_match"),  # the version named; None for * (IfMatch)
     }

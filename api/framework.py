@@ -11,20 +11,22 @@ from __future__ import annotations
 
 import json
 import re
+from decimal import Decimal
 from typing import Any, NoReturn
 
 import flask_smorest
 from apispec import BasePlugin
 from apispec.ext.marshmallow import MarshmallowPlugin, OpenAPIConverter
 from flask import Request, Response
-from marshmallow import fields
+from marshmallow import fields, missing
 from webargs.flaskparser import FlaskParser, abort, is_json_request
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
-from api.errors import PROBLEM_JSON, http_problem, problem_codes
+from api.errors import PROBLEM_JSON, http_problem, named_codes, problem_codes
+from schemas.changes import change_components
 from schemas.events import JsonText
 from schemas.fields import Cursor, surrogate_in
-from schemas.problems import REFUSAL, ProblemSchema, conflict_schema, refusal_components
+from schemas.problems import CONFLICT, REFUSAL, SCHEMAS, ProblemSchema, problem_components
 
 PROBLEM_RESPONSE = "Problem"
 PROBLEM_SCHEMA = "Problem"  # the component apispec makes of ProblemSchema
@@ -47,6 +49,32 @@ NOT_JSON = "Send the body as JSON, with Content-Type: application/json."
 SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F]")
 
 
+# Beyond every integer a field takes (amounts are at most 10**9, seqs 2**31 - 1): 10**18.
+WHOLE_DIGITS = 18
+
+
+def parse_json(raw: bytes) -> Any:
+    """A JSON body, each number written with a fraction or an exponent that is whole (``4.0``,
+    ``1e3``) read as the integer it is: JSON has one kind of number, and JSON Schema's
+    "integer" admits 4.0, so a client (or a fuzzer) reading the OpenAPI document may send
+    one. No field of the API takes a fraction; 12.5 stays a fraction, refused where a whole
+    number is asked."""
+    return json.loads(raw.decode("utf-8"), parse_float=whole_or_fraction)
+
+
+def whole_or_fraction(text: str) -> int | float:
+    """A JSON number written with a fraction or an exponent: the integer it is exactly
+    (``4.0``, ``4e0``, ``40e-1``), else a float (``12.5``, and ``1.0000000000000000001``,
+    which a float would round to 1). One too large for any field stays a float: making an
+    integer of ``1e999999999`` would take the server's memory."""
+    exact = Decimal(text)
+    # ``adjusted``: the exponent of the leading digit, read without arithmetic (which overflows
+    # the decimal context on such exponents).
+    if exact.adjusted() <= WHOLE_DIGITS and exact == exact.to_integral_value():
+        return int(exact)
+    return float(text)
+
+
 class JSONParser(FlaskParser):
     """webargs' Flask parser, refusing bad JSON with 422 like any invalid input."""
 
@@ -63,8 +91,10 @@ class JSONParser(FlaskParser):
         if not is_json_request(req) and req.get_data(cache=True):
             # webargs would ignore the body and report every field missing.
             abort(422, messages={"json": {"_schema": [NOT_JSON]}})
+        if not is_json_request(req):
+            return missing  # no body at all: webargs reports the fields it needed
         try:
-            data = super()._raw_load_json(req)
+            data = parse_json(req.get_data(cache=True))
         except (ValueError, RecursionError) as exc:
             # Besides bad syntax and bad UTF-8: numbers too long to convert, and nesting
             # deeper than the parser goes.
@@ -117,8 +147,12 @@ class OneOfConverter(OpenAPIConverter):
         super().init_attribute_functions()
         self.add_attribute_function(dict_keys2properties)
         self.add_attribute_function(json_text2properties)
+        self.add_attribute_function(component_ref)
 
     def schema2jsonschema(self, schema: Any) -> dict[str, Any]:
+        said = getattr(schema, "openapi", None)
+        if said is not None:
+            return said()  # type: ignore[no-any-return]  # a schema that says itself (a union)
         type_schemas = getattr(schema, "type_schemas", None)
         if type_schemas is None:
             return super().schema2jsonschema(schema)
@@ -130,6 +164,16 @@ class OneOfConverter(OpenAPIConverter):
                 "mapping": {kind: ref["$ref"] for kind, ref in refs.items()},
             },
         }
+
+
+def component_ref(
+    converter: OpenAPIConverter, field: Any, ret: dict[str, Any], **kwargs: Any
+) -> dict[str, Any]:
+    """A field whose ``component`` metadata names a component of the document this plugin
+    registers itself (a union, such as ``Change``): a reference to it. (An ``allOf`` around
+    the reference made a generated TypeScript client drop the union's discriminator.)"""
+    component = field.metadata.get("component")
+    return {} if component is None else {"$ref": SCHEMAS + component}
 
 
 def dict_keys2properties(
@@ -275,7 +319,9 @@ class TableBankApi(flask_smorest.Api):
         ``X-Pagination`` header, whose schema would stand in the document unused."""
 
     def init_app(self, app: Any, *, spec_kwargs: dict[str, Any] | None = None) -> None:
-        ProblemSchema.declare_codes(problem_codes())  # before the document holds the schema
+        # Before the document holds the schema: a variant per named code, one for the others.
+        named = named_codes()
+        ProblemSchema.declare_codes(named, sorted(set(problem_codes()) - set(named)))
         super().init_app(app, spec_kwargs=spec_kwargs)
         self.spec.components.header(
             VERSION_HEADER,
@@ -327,7 +373,9 @@ class TableBankApi(flask_smorest.Api):
                 "content": {PROBLEM_JSON: {"schema": ProblemSchema}},
             },
         )
-        for name, component in refusal_components(PROBLEM_SCHEMA).items():
+        for name, component in problem_components(*ProblemSchema.codes).items():
+            self.spec.components.schema(name, component)
+        for name, component in change_components().items():
             self.spec.components.schema(name, component)
         self.spec.components.response(
             REFUSAL_RESPONSE,
@@ -335,7 +383,7 @@ class TableBankApi(flask_smorest.Api):
                 "description": "A rule refusal (RFC 9457 problem): `code` says which, `params` "
                 "the values of its `detail`. Or, with another `code` (`busy`, "
                 "`idempotency_in_progress`), nothing refused: try again.",
-                "content": {PROBLEM_JSON: {"schema": conflict_schema(PROBLEM_SCHEMA)}},
+                "content": {PROBLEM_JSON: {"schema": {"$ref": SCHEMAS + CONFLICT}}},
             },
         )
         self.spec.components.security_scheme(

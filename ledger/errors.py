@@ -6,6 +6,8 @@ The tree, with what each takes (the code first where it takes one)::
     ├── InvalidField(field, message)        422 validation_error: a field the rules require
     │                                           or reject (``errors`` by field)
     ├── IdempotencyKeyReused(detail)        422 idempotency_key_reused: same key, another body
+    ├── IdempotencyInProgress(detail)       idempotency_in_progress: a dry run of a key whose
+    │                                           first request is still being recorded
     ├── LogInvalid(detail, seq=)            422 log_invalid: an import that fails its checks
     ├── VersionConflict(detail, current=)   412 version_conflict: If-Match names an older one
     ├── NotFound(detail)                    404 not_found: no such game or transaction
@@ -159,6 +161,15 @@ class IdempotencyKeyReused(_OwnCode):
     status = 422
     code = "idempotency_key_reused"
     title = "Idempotency key reused"
+
+
+class IdempotencyInProgress(_OwnCode):
+    """A dry run naming an ``Idempotency-Key`` whose first request is still being recorded: what
+    the real repeat answers (that request's transaction, or ``idempotency_key_reused``) is not
+    known yet. Nothing refused: ask again. (A real repeat waits for the first and replays it.)"""
+
+    code = "idempotency_in_progress"
+    title = "Idempotency key in progress"
 
 
 class LogInvalid(_OwnCode):

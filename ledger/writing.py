@@ -1,7 +1,8 @@
 """Writing: one transaction recorded at most once per Idempotency-Key, checked against the
 game's latest state, retried against the fresh state when another process saved first, and
 the dry run that shares every step but the save (a key already recorded answers it as it
-answers the real write's repeat).
+answers the real write's repeat; a key whose first request is still being recorded in this
+process it cannot answer yet: ``idempotency_in_progress``, ask again).
 
 Every write loads one ``Game`` (from the cache, or a snapshot plus the events after it), runs
 one command, and saves the one event it triggered, with the key's answer and the status log's
@@ -35,6 +36,7 @@ from ledger.draft import History
 from ledger.errors import (
     BUSY,
     Forbidden,
+    IdempotencyInProgress,
     IdempotencyKeyReused,
     InvalidField,
     LedgerError,
@@ -57,6 +59,11 @@ BACKOFF_SECONDS = 0.002
 SHARED_SECONDS = 60.0
 # How many such games a process remembers (the least recently clashed are forgotten first).
 SHARED_GAMES = 10_000
+
+
+# What ``If-Match`` names: one version, or several (a list of tags: any one will do; none,
+# when it named only weak tags, which never match); None for no condition.
+Versions = str | tuple[str, ...]
 
 
 class IdempotentWrite(Aggregate):
@@ -91,6 +98,9 @@ class Writing:
         # being written now.
         self._locks: dict[str, tuple[threading.Lock, int]] = {}
         self._locks_guard = threading.Lock()
+        # The Idempotency-Keys being recorded in this process, per game: how many requests with
+        # each hold or wait for the game's lock (a dry run of one cannot answer as its repeat).
+        self._keys_in_progress: dict[tuple[str, str], int] = {}
         # Games whose save clashed with another process's, with when (time.monotonic()).
         self._written_elsewhere: BoundedCache[UUID, float] = BoundedCache(SHARED_GAMES)
 
@@ -107,7 +117,7 @@ class Writing:
         by: str = "banker",
         *,
         key: str | None = None,
-        if_match: str | None = None,
+        if_match: Versions | None = None,
     ) -> tuple[dict[str, Any], bool]:
         """Record one transaction at most once per idempotency ``key``.
 
@@ -118,7 +128,7 @@ class Writing:
         check_request(body, by, self._record_of(game_id))
         body_digest = sha256(canonical(body))
         # Threads of this process take turns on one game; only other processes can race.
-        with self._game_turn(game_id):
+        with self._key_in_progress(game_id, key), self._game_turn(game_id):
             return self._record_retrying(game_id, body, by, key, if_match, body_digest)
 
     def dry_run(
@@ -127,7 +137,7 @@ class Writing:
         body: dict[str, Any],
         by: str = "banker",
         *,
-        if_match: str | None = None,
+        if_match: Versions | None = None,
     ) -> dict[str, Any]:
         """What ``record`` would record now, refused as it would be; records nothing."""
         return self.dry_run_request(game_id, body, by, if_match=if_match)[0]
@@ -139,7 +149,7 @@ class Writing:
         by: str = "banker",
         *,
         key: str | None = None,
-        if_match: str | None = None,
+        if_match: Versions | None = None,
     ) -> tuple[dict[str, Any], bool]:
         """What ``record_request`` would answer now, refused as it would be; records nothing.
 
@@ -156,19 +166,43 @@ class Writing:
             earlier = self._idempotent_answer(game.id, key, sha256(canonical(body)))
             if earlier is not None:
                 return earlier, True
+            if self._in_progress(game_id, key):
+                raise IdempotencyInProgress("the first request with this key is being recorded")
         txn = self._draft(game, body, by, if_match)
         return {**transaction_view(txn), "at": None, "hash": None}, False
 
     def _draft(
-        self, game: Game, body: dict[str, Any], by: str, if_match: str | None
+        self, game: Game, body: dict[str, Any], by: str, if_match: Versions | None
     ) -> dict[str, Any]:
         """The checks of a write on the loaded ``game`` and its one new event, not yet saved."""
-        if if_match is not None and if_match != game_view_version(game):
-            raise VersionConflict(
-                f"the game is at version {game_view_version(game)}, not {if_match}",
-                current=game_view_version(game),
-            )
+        wanted = (if_match,) if isinstance(if_match, str) else if_match
+        current = game_view_version(game)
+        if wanted is not None and current not in wanted:
+            named = " or ".join(wanted) if wanted else "no version (only weak tags)"
+            raise VersionConflict(f"the game is at version {current}, not {named}", current=current)
         return game.record(body, by=by, history=self._history(game))
+
+    @contextmanager
+    def _key_in_progress(self, game_id: UUID | str, key: str | None) -> Iterator[None]:
+        """Mark ``key`` of the game as being recorded (by this request) until it is answered."""
+        if key is None:
+            yield
+            return
+        name = (str(game_id).lower(), key)
+        with self._locks_guard:
+            self._keys_in_progress[name] = self._keys_in_progress.get(name, 0) + 1
+        try:
+            yield
+        finally:
+            with self._locks_guard:
+                left = self._keys_in_progress.pop(name) - 1
+                if left:
+                    self._keys_in_progress[name] = left
+
+    def _in_progress(self, game_id: UUID | str, key: str) -> bool:
+        """Whether a request with ``key`` is being recorded in this process now."""
+        with self._locks_guard:
+            return (str(game_id).lower(), key) in self._keys_in_progress
 
     @contextmanager
     def _game_turn(self, game_id: UUID | str) -> Iterator[None]:
@@ -194,7 +228,7 @@ class Writing:
         body: dict[str, Any],
         by: str,
         key: str | None,
-        if_match: str | None,
+        if_match: Versions | None,
         body_digest: str,
     ) -> tuple[dict[str, Any], bool]:
         # The first attempt trusts this process's cache: the game as this process last saved

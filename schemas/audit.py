@@ -17,6 +17,8 @@ from marshmallow import INCLUDE, RAISE, Schema, ValidationError, fields, validat
 
 from schemas.answers import answer
 from schemas.fields import (
+    MAX_ID,
+    RFC3339_UTC,
     TEXT_CONTROLS,
     StoredName,
     Text,
@@ -154,6 +156,18 @@ class ImportedTransactionSchema(Schema):
 
 
 _IMPORTED_TRANSACTION = ImportedTransactionSchema()
+# What the OpenAPI document says of one, as ``ImportedTransactionSchema`` checks it (the list
+# is a list of dicts, checked one by one, so that the errors name the first at fault).
+IMPORTED_TRANSACTION = {
+    "required": ["type", "at", "by", "request"],
+    "properties": {
+        "type": {"type": "string"},
+        "at": {"type": "string", "pattern": RFC3339_UTC, "description": "RFC 3339 UTC"},
+        "by": {"type": "string", "minLength": 1, "maxLength": MAX_ID},
+        "memo": {"type": ["string", "null"], "maxLength": 500},
+        "request": {"type": "object"},
+    },
+}
 
 
 def transaction_errors(transactions: list[Any]) -> dict[str, Any] | None:
@@ -171,14 +185,18 @@ class ImportSchema(Schema):
     class Meta:
         unknown = RAISE
 
-    format = fields.String(required=True, metadata={"description": "tablebank-log/1"})
+    # Said as the one value it takes; any other is refused by the log's own check (422
+    # log_invalid "not a tablebank-log/1 document"), as before the document said it.
+    format = fields.String(
+        required=True, metadata={"description": "tablebank-log/1", "enum": ["tablebank-log/1"]}
+    )
     game = fields.Nested(
         ImportedGameSchema,
         required=True,
         metadata={"description": "the exported game header, checked as a new game is"},
     )
     transactions = fields.List(
-        fields.Dict(),
+        fields.Dict(metadata=IMPORTED_TRANSACTION),
         required=True,
         metadata={
             "description": "every transaction as exported, with its hash; each checked as its "

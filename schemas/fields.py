@@ -180,12 +180,23 @@ class DistinctNames(validate.Validator):
         return value
 
 
+# The fewest players of any rule set (ledger.ruleset: a rule set's ``players.min`` is 2 to 8).
+# The document says it: a game of fewer is refused by its rule set, naming it ("classic is
+# played by 2 to 8"), so the list's own length check stays at 1.
+MIN_PLAYERS = 2
+# What the document says of a list of seats' names: that many, and no two the same (the same
+# ignoring case, or alike to the eye, JSON Schema cannot say: ``DistinctNames`` refuses them).
+SEATS = {"minItems": MIN_PLAYERS, "uniqueItems": True}
+
+
 def names(*, max_count: int, **kwargs: Any) -> fields.List:
-    """Names of seats, in order: 1 to ``max_count`` of them, no two the same ignoring case or
+    """Names of seats, in order: 2 to ``max_count`` of them, no two the same ignoring case or
     alike to the eye."""
+    metadata = {**SEATS, **kwargs.pop("metadata", {})}
     return fields.List(
         Name(),
         validate=[validate.Length(min=1, max=max_count), DistinctNames()],
+        metadata=metadata,
         **kwargs,
     )
 
@@ -207,16 +218,31 @@ class StoredName(Name):
 
 def stored_names(*, max_count: int, **kwargs: Any) -> fields.List:
     """``names`` read back from an exported log, each a ``StoredName``."""
+    metadata = {**SEATS, **kwargs.pop("metadata", {})}
     return fields.List(
         StoredName(),
         validate=[validate.Length(min=1, max=max_count), DistinctNames()],
+        metadata=metadata,
         **kwargs,
     )
 
 
 # RFC 3339 with the UTC offset written "Z" (as the server writes it) or "+00:00"; a fraction of
-# a second of up to 9 digits.
-RFC3339_UTC = r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|\+00:00)$"
+# a second of up to 9 digits. The pattern admits exactly the times that exist, so that a client
+# (or a fuzzer) reading the OpenAPI document makes none the server refuses: years 0001-9999
+# (Python's), each month's days, 29 February in leap years only (every fourth year, but of the
+# centuries only every fourth: 2000, not 1900). ASCII digits: ``\d`` is more in Python.
+_YEAR = "(?:000[1-9]|00[1-9][0-9]|0[1-9][0-9]{2}|[1-9][0-9]{3})"
+_LEAP_YEAR = "(?:[0-9]{2}(?:0[48]|[2468][048]|[13579][26])|(?:0[48]|[2468][048]|[13579][26])00)"
+_DATE = (
+    f"(?:{_YEAR}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12][0-9]|3[01])"
+    "|(?:0[469]|11)-(?:0[1-9]|[12][0-9]|30)"
+    "|02-(?:0[1-9]|1[0-9]|2[0-8]))"
+    f"|{_LEAP_YEAR}-02-29)"
+)
+RFC3339_UTC = (
+    f"^{_DATE}T(?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](?:\\.[0-9]{{1,9}})?(?:Z|\\+00:00)$"
+)
 _RFC3339_UTC = re.compile(RFC3339_UTC)
 
 
@@ -233,7 +259,7 @@ class Timestamp(fields.String):
 
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> str:
         text = super()._deserialize(value, attr, data, **kwargs)
-        if not _RFC3339_UTC.match(text) or not _real_time(text):
+        if not _RFC3339_UTC.fullmatch(text) or not _real_time(text):
             raise self.make_error("not_rfc3339")
         return text
 
@@ -275,9 +301,38 @@ class Cursor(fields.Field[int]):
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> int:
         if not isinstance(value, str) or not re.fullmatch(self.PATTERN, value):
             raise self.make_error("cursor")
-        if int(value) > MAX_SEQ:
-            raise self.make_error("cursor")
-        return int(value)
+        # Past the last position any list can reach is past the end, as the pattern says: an
+        # empty last page, not a refusal (and a position the store's integers hold).
+        return min(int(value), MAX_SEQ)
+
+
+class IfMatch(fields.String):
+    """A write's ``If-Match`` as RFC 9110 (13.1.1) writes it: ``*`` (the game, at any version)
+    or a list of entity tags, ``"<version>"`` or weak ``W/"<version>"`` (8.8.3: a quoted run of
+    visible ASCII but the quote). Anything else (an unquoted version, a stray quote, ``0``) is
+    malformed, a 422, never read as no condition. Spaces and tabs around it are not part of the
+    value (5.5): an HTTP server strips them before the app sees it, a test client may not.
+
+    Read as the versions its strong tags name (If-Match compares strongly: a weak tag never
+    matches, so a list of weak tags names none), None for ``*``."""
+
+    PATTERN = r'^(\*|(W/)?"[!#-~]*"([ \t]*,[ \t]*(W/)?"[!#-~]*")*)$'
+    TAG = re.compile('(W/)?"([!#-~]*)"')
+    default_error_messages = {  # noqa: RUF012 (marshmallow's own class attribute)
+        "if_match": 'Not * nor entity tags ("<version>", as an ETag gave it).'
+    }
+
+    def __init__(self, **kwargs: Any) -> None:
+        metadata = {"pattern": self.PATTERN, **kwargs.pop("metadata", {})}
+        super().__init__(metadata=metadata, **kwargs)
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
+        text = super()._deserialize(value, attr, data, **kwargs).strip(" \t")
+        if not re.fullmatch(self.PATTERN, text):
+            raise self.make_error("if_match")
+        if text == "*":
+            return None
+        return tuple(tag for weak, tag in self.TAG.findall(text) if not weak)
 
 
 def camel(name: str) -> str:

@@ -19,6 +19,7 @@ from ledger.parameters import (
     WHOLES,
     Parameter,
 )
+from ledger.ruleset import BUILT_IN
 from schemas.answers import answer
 from schemas.fields import MAX_AMOUNT, Int, Text
 
@@ -327,7 +328,7 @@ class RuleSetDocumentSchema(_Strict):
         metadata={"description": "the rule set's name, also given as the game's ruleset"},
     )
     extends = fields.String(
-        validate=validate.Length(max=64),
+        validate=validate.OneOf(BUILT_IN),
         metadata={"description": "a built-in rule set whose board and figures the rest changes"},
     )
     title = Text(validate=validate.Length(max=200))

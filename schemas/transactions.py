@@ -18,7 +18,20 @@ from marshmallow import RAISE, Schema, ValidationError, fields, validate, valida
 from ledger.transactions import ORDERED, RECORDABLE, REGISTRY, SETUP_TYPES
 from ledger.transactions.form import Field
 from schemas.answers import answer
-from schemas.fields import MAX_SEQ, Bool, Cursor, Int, Name, Text, camel, ident, money, one_of
+from schemas.changes import CHANGE
+from schemas.fields import (
+    MAX_SEQ,
+    Bool,
+    Cursor,
+    IfMatch,
+    Int,
+    Name,
+    Text,
+    camel,
+    ident,
+    money,
+    one_of,
+)
 
 
 def type_field(kind: str) -> fields.String:
@@ -295,10 +308,12 @@ class WriteHeadersSchema(Schema):
         validate=validate.Length(min=1, max=255),
         metadata={"description": "a repeat with the same key and body records nothing"},
     )
-    if_match = fields.String(
+    if_match = IfMatch(
         data_key="If-Match",
-        validate=validate.Length(min=1, max=255),
-        metadata={"description": "the ETag last seen: refused with 412 if the game moved on"},
+        metadata={
+            "description": "the ETag last seen (or `*`, or several tags): refused with 412 if "
+            "the game moved on"
+        },
     )
 
 
@@ -332,7 +347,8 @@ class TransactionSchema(Schema):
     request = fields.Dict(metadata={"description": "the body as recorded, less type and memo"})
     postings = fields.List(fields.Nested(PostingSchema))
     changes = fields.List(
-        fields.Dict(), metadata={"description": "deeds, buildings, cards and jail moved"}
+        fields.Raw(metadata={"component": CHANGE}),
+        metadata={"description": "deeds, buildings, cards and jail moved (`Change`, by `kind`)"},
     )
     basis = fields.Dict(metadata={"description": "why each computed amount is what it is"})
     balances = fields.Dict(keys=fields.String(), values=fields.Integer())

@@ -267,11 +267,6 @@ LEDGER_PROBLEMS: list[tuple[str, Callable[[dict[str, Any]], Any], str]] = [
         lambda d: d["parameters"].update(deal_deeds=2),
         "parameters.deal_deeds: more deeds dealt than the board holds",
     ),
-    (
-        "unknown base",
-        lambda d: d.update(extends="monopoly-deal"),
-        "extends: no rule set 'monopoly-deal'",
-    ),
 ]
 
 

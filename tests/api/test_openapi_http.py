@@ -92,14 +92,59 @@ def test_errors_are_described_as_problems(document):
 
 
 def test_a_refusal_lists_every_code_of_the_registry(document):
-    refusal = document["components"]["schemas"]["Refusal"]
+    schemas = document["components"]["schemas"]
+    conflict = schemas["Conflict"]
+    refusals = {
+        code: ref
+        for code, ref in conflict["discriminator"]["mapping"].items()
+        if ref.startswith("#/components/schemas/Refusal")
+    }
 
-    assert refusal["allOf"] == [{"$ref": "#/components/schemas/Problem"}]
-    assert set(refusal["properties"]["code"]["enum"]) == set(REFUSALS)
-    assert {"code", "params"} <= set(refusal["required"])
-    assert refusal["discriminator"]["propertyName"] == "code"
-    assert set(refusal["discriminator"]["mapping"]) == set(REFUSALS)
-    assert len(refusal["oneOf"]) == len(REFUSALS)
+    assert conflict["discriminator"]["propertyName"] == "code"
+    assert set(refusals) == set(REFUSALS)
+    assert len(conflict["oneOf"]) == len(REFUSALS) + 2  # and busy, idempotency_in_progress
+    # Each variant a whole problem of one code, with its params (issue 29: a generated client
+    # narrows by the code without a cast).
+    for code, ref in refusals.items():
+        variant = schemas[ref.rsplit("/", 1)[-1]]
+        assert variant["properties"]["code"] == {"type": "string", "enum": [code]}
+        assert {"type", "title", "status", "detail", "code", "params"} <= set(variant["required"])
+
+
+def test_a_409_is_a_refusal_or_one_to_ask_again(document):
+    schemas = document["components"]["schemas"]
+    answer = document["components"]["responses"]["Refusal"]["content"]["application/problem+json"]
+    conflict = schemas["Conflict"]
+
+    assert answer["schema"] == {"$ref": "#/components/schemas/Conflict"}
+    assert conflict["discriminator"]["propertyName"] == "code"
+    assert set(conflict["discriminator"]["mapping"]) == set(REFUSALS) | {
+        "busy",
+        "idempotency_in_progress",
+    }
+
+
+def test_a_problem_is_a_union_discriminated_by_its_code(document):
+    schemas = document["components"]["schemas"]
+    problem = schemas["Problem"]
+    mapping = problem["discriminator"]["mapping"]
+
+    assert problem["discriminator"]["propertyName"] == "code"
+    assert {ref["$ref"] for ref in problem["oneOf"]} == set(mapping.values())
+    for code, ref in mapping.items():
+        variant = schemas[ref.rsplit("/", 1)[-1]]
+        assert code in variant["properties"]["code"]["enum"]
+        assert {"type", "title", "status", "detail", "code"} <= set(variant["required"])
+    # The members of a code, typed: a validation error's messages by field, a conflict's
+    # version now, the transaction an Idempotency-Key was recorded with.
+    assert mapping["validation_error"] == "#/components/schemas/ProblemValidationError"
+    errors = schemas["ProblemValidationError"]["properties"]["errors"]
+    assert errors["additionalProperties"] == {"type": "array", "items": {"type": "string"}}
+    assert schemas["ProblemVersionConflict"]["properties"]["current"]["type"] == "string"
+    assert schemas["ProblemIdempotencyKeyReused"]["properties"]["seq"]["type"] == "integer"
+    # Each named code a variant of its own; werkzeug's other HTTP errors share one.
+    assert mapping["not_found"] == "#/components/schemas/ProblemNotFound"
+    assert mapping["i_m_a_teapot"] == "#/components/schemas/ProblemHttp"
 
 
 def test_each_refusal_code_documents_its_params(document):
@@ -107,7 +152,7 @@ def test_each_refusal_code_documents_its_params(document):
     funds = schemas["RefusalInsufficientFunds"]["properties"]
     mortgaged = schemas["RefusalMortgaged"]["properties"]["params"]["oneOf"]
 
-    assert funds["code"] == {"const": "insufficient_funds"}
+    assert funds["code"] == {"type": "string", "enum": ["insufficient_funds"]}
     assert set(funds["params"]["properties"]) == {
         "payer",
         "amount",
@@ -268,7 +313,9 @@ def test_answers_list_the_fields_every_one_of_them_carries_as_required(document)
         "balances", "voided_by", "hash",
     }  # fmt: skip
     assert set(schemas["Verification"]["required"]) == {"ok", "transactions", "head"}
-    assert set(schemas["Problem"]["required"]) == {"type", "title", "status", "detail", "code"}
+    for variant in schemas["Problem"]["oneOf"]:
+        required = schemas[variant["$ref"].rsplit("/", 1)[-1]]["required"]
+        assert {"type", "title", "status", "detail", "code"} <= set(required)
     assert set(schemas["CreatedGame"]["required"]) == set(schemas["Game"]["required"]) | {
         "banker_token",
         "tokens",
@@ -277,12 +324,12 @@ def test_answers_list_the_fields_every_one_of_them_carries_as_required(document)
 
 def _reached_schemas(document, part="responses"):
     """The component schemas the operations' ``part`` (their responses, or the whole of
-    them) reach, at any depth."""
+    them) reach, at any depth (through the response components they name, too)."""
 
     def refs(node, found):
         if isinstance(node, dict):
             if "$ref" in node:
-                found.add(node["$ref"].rsplit("/", 1)[-1])
+                found.add(node["$ref"])
             for value in node.values():
                 refs(value, found)
         elif isinstance(node, list):
@@ -290,7 +337,8 @@ def _reached_schemas(document, part="responses"):
                 refs(value, found)
         return found
 
-    schemas = document["components"]["schemas"]
+    components = document["components"]
+    schemas = components["schemas"]
     todo = set()
     for operations in document["paths"].values():
         for operation in operations.values():
@@ -298,11 +346,11 @@ def _reached_schemas(document, part="responses"):
                 refs(operation if part is None else operation.get(part, {}), todo)
     seen = set()
     while todo:
-        name = todo.pop()
-        if name not in seen and name in schemas:
-            seen.add(name)
-            todo |= refs(schemas[name], set())
-    return {name: schemas[name] for name in seen}
+        kind, name = todo.pop().split("/")[-2:]
+        if (kind, name) not in seen and name in components.get(kind, {}):
+            seen.add((kind, name))
+            todo |= refs(components[kind][name], set())
+    return {name: schemas[name] for kind, name in seen if kind == "schemas"}
 
 
 def test_every_object_an_answer_holds_lists_its_required_fields(document):
@@ -409,7 +457,7 @@ def test_refusals_are_problems_whole_and_ious_are_typed(document):
     schemas = document["components"]["schemas"]
     not_owner = schemas["RefusalNotOwner"]
     assert set(not_owner["required"]) == {"type", "title", "status", "detail", "code", "params"}
-    assert not_owner["properties"]["code"] == {"const": "not_owner"}
+    assert not_owner["properties"]["code"] == {"type": "string", "enum": ["not_owner"]}
     iou = schemas["Game"]["properties"]["ious"]["items"]
     assert iou == {"$ref": "#/components/schemas/IouEntry"}
     assert set(schemas["IouEntry"]["required"]) == {
@@ -422,7 +470,7 @@ def test_refusals_are_problems_whole_and_ious_are_typed(document):
 
 
 def test_problem_codes_are_an_enum_of_every_code_the_server_answers(document, client):
-    codes = set(document["components"]["schemas"]["Problem"]["properties"]["code"]["enum"])
+    codes = set(document["components"]["schemas"]["Problem"]["discriminator"]["mapping"])
     created = client.post(
         "/api/v1/games", json={"name": "t", "ruleset": "classic", "players": ["Ann", "Bob"]}
     ).json
@@ -457,3 +505,4 @@ def test_problem_codes_are_an_enum_of_every_code_the_server_answers(document, cl
     assert set(REFUSALS) <= codes
     named = {"rate_limited", "too_many_streams", "busy", "storage_unavailable", "forbidden"}
     assert named | {"version_conflict", "idempotency_key_reused", "internal_error"} <= codes
+    assert "idempotency_in_progress" in codes  # API.md: a dry run of a key being recorded
