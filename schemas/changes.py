@@ -77,6 +77,8 @@ VALUES: dict[str, dict[str, Any]] = {
     "policy": _BOOLEAN,
     "exempt": _BOOLEAN,
     "first_lap": _BOOLEAN,
+    "name": _STRING,
+    "paid": {"type": ["integer", "null"], "minimum": 0},
     "dispute": _record_or_null("DisputeEntry"),
     "dispute_status": {
         "type": "object",

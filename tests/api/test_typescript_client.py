@@ -16,10 +16,12 @@ Without node and npm the test is skipped, unless TABLEBANK_REQUIRE_ALL=1 makes t
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import shutil
 import subprocess
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -61,18 +63,28 @@ def node() -> str:
         if os.environ.get("TABLEBANK_REQUIRE_ALL") == "1":
             pytest.fail(f"{reason} (TABLEBANK_REQUIRE_ALL=1)", pytrace=False)
         pytest.skip(reason)
-    lock = (TOOLS / "package-lock.json").read_text(encoding="utf-8")
+    # Each test process (and each store) asks: one ``npm ci`` at a time, or two would write
+    # node_modules over each other; the others then find it installed.
+    with open(Path(tempfile.gettempdir()) / "tablebank-ts-client.lock", "w") as held:
+        fcntl.flock(held, fcntl.LOCK_EX)
+        if not installed_as_locked():
+            done = run([npm, "ci", "--ignore-scripts", "--no-audit", "--no-fund"], TOOLS)
+            assert done.returncode == 0, done.stdout + done.stderr
+    return found
+
+
+def installed_as_locked() -> bool:
+    """Whether node_modules holds every package at the version package-lock.json pins."""
     installed = MODULES / ".package-lock.json"
-    wanted = json.loads(lock)["packages"]
-    if not installed.exists() or any(
-        json.loads(installed.read_text(encoding="utf-8"))["packages"].get(name, {}).get("version")
-        != package.get("version")
+    if not installed.exists():
+        return False
+    wanted = json.loads((TOOLS / "package-lock.json").read_text(encoding="utf-8"))["packages"]
+    have = json.loads(installed.read_text(encoding="utf-8"))["packages"]
+    return all(
+        have.get(name, {}).get("version") == package.get("version")
         for name, package in wanted.items()
         if name.startswith("node_modules/")
-    ):
-        done = run([npm, "ci", "--ignore-scripts", "--no-audit", "--no-fund"], TOOLS)
-        assert done.returncode == 0, done.stdout + done.stderr
-    return found
+    )
 
 
 @pytest.fixture
