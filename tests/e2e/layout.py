@@ -43,6 +43,10 @@ OFFENDERS = r"""(tap) => {
   const shown = (el) => {
     if (!el.getClientRects().length || el.closest('.sr-only, .skip-link, [hidden]')) return false;
     if (getComputedStyle(el).visibility === 'hidden') return false;
+    // What a closed <details> holds beyond its summary keeps a box in Chromium (its content is
+    // only skipped when drawn) but is not on the screen.
+    const closed = el.closest('details:not([open])');
+    if (closed && !closed.querySelector(':scope > summary')?.contains(el)) return false;
     const r = el.getBoundingClientRect();
     return r.width > 0 && r.height > 0;
   };
@@ -182,6 +186,10 @@ SMALL = r"""(tap) => {
   const shown = (el) => {
     if (!el.getClientRects().length || el.closest('.sr-only, .skip-link, [hidden]')) return false;
     if (getComputedStyle(el).visibility === 'hidden') return false;
+    // What a closed <details> holds beyond its summary keeps a box in Chromium (its content is
+    // only skipped when drawn) but is not on the screen.
+    const closed = el.closest('details:not([open])');
+    if (closed && !closed.querySelector(':scope > summary')?.contains(el)) return false;
     const r = el.getBoundingClientRect();
     return r.width > 0 && r.height > 0;
   };

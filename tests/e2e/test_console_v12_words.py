@@ -153,9 +153,9 @@ def test_english_previews_notes_and_file_names_read_as_plain_english(
     assert "No money moved" not in dialog.inner_text()
     dialog.locator(".dialog-head button").first.click()
 
-    # A finished game's head, and the note under it.
+    # A finished game's head, and the note under it: the table follows the finish by its
+    # event stream (a reload as the stream redraws the page would be aborted).
     record(server, game, {"type": "finish"})
-    page.reload()
     expect(page.locator("main")).to_contain_text(
         "Photograph this code: later, it proves that the log has not changed."
     )
