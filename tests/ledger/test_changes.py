@@ -59,7 +59,7 @@ def test_every_kind_in_the_stored_games_is_registered() -> None:
         for change in txn["changes"]
     }
     assert stored - set(CHANGES) == set()
-    assert len(stored) == 21  # all but built_this_turn (one_house_per_turn is off in them)
+    assert len(stored) == 23  # all but built_this_turn (one_house_per_turn is off in them)
 
 
 def elite_rules() -> RuleSet:

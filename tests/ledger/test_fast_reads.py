@@ -45,10 +45,10 @@ FIXTURES = Path(__file__).parent / "fixtures"
 
 
 def exports() -> list[dict[str, Any]]:
-    """The stored fixtures' export documents: every transaction type, voids and disputes."""
+    """The stored fixtures' export documents: every transaction type, voids, disputes, renames."""
     return [
         json.loads(path.read_text(encoding="utf-8"))
-        for version in ("v1", "v2")
+        for version in ("v1", "v2", "v3")
         for path in sorted((FIXTURES / version / "exports").glob("*.json"))
     ]
 

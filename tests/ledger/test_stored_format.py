@@ -1,4 +1,4 @@
-"""Games stored by earlier code keep loading, verifying and importing (issues 10 and 14).
+"""Games stored by earlier code keep loading, verifying and importing (issues 10, 14 and 29).
 
 ``fixtures/v1`` holds a SQLite database of five games written by the code before issue 10
 moved the event classes (``fixtures/make_v1_fixture.py`` wrote it; never regenerate it to
@@ -13,6 +13,14 @@ void naming the dispute, disputed again, one left open), the house rule
 ``buy_after_first_lap``, a Millionaire Elite jackpot whose winning stake comes back and a trade
 per plot, a fair-play flag (its answers hold each game's flags), and a snapshot taken with
 disputes in the state. Its events are under the topics of the classes' own modules.
+
+``fixtures/v3`` (``fixtures/make_v3_fixture.py``) holds two games written after issue 29, in
+the same form, with what it added: ``rename_player`` (a name change kept, an idempotent write,
+and one voided: the late part ``first_names``), a Millionaire Elite plot of no known price won
+at an auction and kept, counting at the bid (a ``paid`` change, the late part ``paid``; another
+such auction voided), the rule sets of the day (classic's ``pot_only_with_option``, played with
+the Free Parking pot; Elite's ``unpriced_plot_counts_bid``), and a snapshot of each game taken
+with these in its state.
 
 The events are stored under their class's topic (``ledger.game:Game.RentPaid``, ...). A class
 that moves or is renamed must keep its old topic resolvable (eventsourcing's
@@ -46,7 +54,7 @@ from ledger.transactions import (  # where the ledger declares its transaction t
 )
 
 FIXTURES = Path(__file__).parent / "fixtures"
-VERSIONS = ("v1", "v2")
+VERSIONS = ("v1", "v2", "v3")
 DB_NAME = "tablebank.sqlite"
 ANSWERS_OF: dict[str, dict[str, Any]] = {
     version: json.loads((FIXTURES / version / "answers.json").read_text(encoding="utf-8"))
@@ -54,7 +62,7 @@ ANSWERS_OF: dict[str, dict[str, Any]] = {
 }
 FIXTURE = FIXTURES / "v1"
 ANSWERS = ANSWERS_OF["v1"]
-# (version, game): v1's classic, short, timed, elite, custom; v2's classic, elite.
+# (version, game): v1's classic, short, timed, elite, custom; v2's and v3's classic, elite.
 GAMES = tuple((version, name) for version in VERSIONS for name in ANSWERS_OF[version]["games"])
 
 # Every transaction type of the ledger when the fixture was written.
@@ -189,6 +197,44 @@ V2_TOPICS = frozenset(
     }
 )
 
+# The types the v3 games use: the one added since v2, and what they rest on.
+ADDED_SINCE_V2 = frozenset({"rename_player"})
+V3_TYPES = ADDED_SINCE_V2 | {
+    "starting_cash",
+    "pot_seed",
+    "salary",
+    "payment",
+    "tax",
+    "pot_collect",
+    "buy",
+    "auction",
+    "rent",
+    "turn",
+    "void",
+}
+
+# Every topic the v3 fixture's events are stored under: the rename's among them.
+V3_TOPICS = frozenset(
+    {
+        "ledger.access:Access.Issued",
+        "ledger.game:Game.Created",
+        "ledger.setup:GameListed",
+        "ledger.transactions.corrections:TransactionVoided",
+        "ledger.transactions.deeds:AuctionWon",
+        "ledger.transactions.deeds:DeedBought",
+        "ledger.transactions.deeds:RentPaid",
+        "ledger.transactions.elite:PotSeeded",
+        "ledger.transactions.money:PaymentMade",
+        "ledger.transactions.money:PotCollected",
+        "ledger.transactions.money:SalaryPaid",
+        "ledger.transactions.money:StartingCashPaid",
+        "ledger.transactions.money:TaxPaid",
+        "ledger.transactions.players:PlayerRenamed",
+        "ledger.transactions.turns:TurnStarted",
+        "ledger.writing:IdempotentWrite.Recorded",
+    }
+)
+
 
 def answers_of(version: str, name: str) -> dict[str, Any]:
     """What the code of ``version`` answered about one of its games."""
@@ -294,19 +340,25 @@ def test_the_v2_fixture_uses_the_types_added_since_v1() -> None:
     assert set(ANSWERS_OF["v2"]["transaction_types"]) == V2_TYPES
 
 
+def test_the_v3_fixture_uses_the_type_added_since_v2() -> None:
+    assert {txn["type"] for txn in stored_txns(FIXTURES / "v3" / DB_NAME)} == V3_TYPES
+    assert set(ANSWERS_OF["v3"]["transaction_types"]) == V3_TYPES
+
+
 def test_todays_ledger_drops_no_type_a_stored_game_uses() -> None:
     # A type dropped leaves the games that used it unable to load, replay or import.
-    assert set(REGISTRY) >= V1_TYPES | V2_TYPES
+    assert set(REGISTRY) >= V1_TYPES | V2_TYPES | V3_TYPES
     assert set(REGISTRY) - V1_TYPES >= ADDED_SINCE_V1
+    assert set(REGISTRY) - V1_TYPES - V2_TYPES >= ADDED_SINCE_V2
 
 
 def test_a_type_added_since_the_fixtures_stores_its_events_as_theirs_are_stored() -> None:
-    """A type added since v2 is stored as every type of the fixtures is: an event of its own
+    """A type added since v3 is stored as every type of the fixtures is: an event of its own
     topic that carries the transaction's record alone (``txn``), applied as theirs are. Such a
     type needs no stored game of its own; one whose event carries more, or applies itself
-    otherwise, changes the stored format and needs a fixture that uses it (v3, written by one
-    command: ``make_v2_fixture.py --out tests/ledger/fixtures/v3``)."""
-    for name in sorted(set(REGISTRY) - V1_TYPES - V2_TYPES):
+    otherwise, changes the stored format and needs a fixture that uses it (v4, played by a
+    ``fixtures/make_v4_fixture.py`` as ``make_v3_fixture.py`` plays v3: one command)."""
+    for name in sorted(set(REGISTRY) - V1_TYPES - V2_TYPES - V3_TYPES):
         event = REGISTRY[name].event
         assert issubclass(event, TransactionRecorded), name
         assert get_type_hints(event) == get_type_hints(TransactionRecorded), name
@@ -351,6 +403,61 @@ def test_the_v2_fixture_holds_what_issue_14_added() -> None:
     ]
 
 
+def test_the_v3_fixture_holds_what_issue_29_added() -> None:
+    classic, elite = export_of("v3", "classic"), export_of("v3", "elite")
+    # A rename kept (Bob is Robert), one voided (Cy was Cyrus for one seq): the header keeps the
+    # names of creation, the state the names of the day, first_names the one renamed.
+    renames = [t for t in classic["transactions"] if t["type"] == "rename_player"]
+    assert [(t["seq"], t["changes"], t["voided_by"]) for t in renames] == [
+        (4, [{"kind": "name", "player": "p2", "from": "Bob", "to": "Robert"}], None),
+        (5, [{"kind": "name", "player": "p3", "from": "Cy", "to": "Cyrus"}], 6),
+    ]
+    assert classic["game"]["players"] == ["Ann", "Bob", "Cy"]
+    names = [p["name"] for p in answers_of("v3", "classic")["state"]["players"]]
+    assert names == ["Ann", "Robert", "Cy"]
+    assert [p["name"] for p in answers_of("v3", "classic")["states_at"]["5"]["players"]] == [
+        "Ann",
+        "Robert",
+        "Cyrus",
+    ]
+    kept = answers_of("v3", "classic")["idempotent_write"]
+    assert (kept["by"], kept["body"]["type"]) == ("banker", "rename_player")
+    # The classic rule set of the day says the pot is open only with its option; the game has
+    # it, and money went into the pot and out of it.
+    assert classic["game"]["ruleset"]["parameters"]["pot_only_with_option"] is True
+    assert classic["game"]["options"]["free_parking_pot"] is True
+    assert {"tax", "pot_collect"} <= {t["type"] for t in classic["transactions"]}
+    assert any(
+        t["type"] == "payment" and t["request"]["to"] == "pot" for t in classic["transactions"]
+    )
+    # Millionaire Elite: b2-1, of no known price, won for 150 and kept, counts at the bid;
+    # b2-2's auction voided takes its paid back.
+    assert elite["game"]["ruleset"]["parameters"]["unpriced_plot_counts_bid"] is True
+    auctions = [t for t in elite["transactions"] if t["type"] == "auction"]
+    assert [(t["basis"]["printed_price"], t["voided_by"]) for t in auctions] == [
+        (None, None),
+        (None, 7),
+    ]
+    assert {"kind": "paid", "property": "b2-1", "from": None, "to": 150} in auctions[0]["changes"]
+    state = answers_of("v3", "elite")["state"]
+    assert (state["properties"]["b2-1"]["owner"], state["paid_at_auction"]) == ("p1", {"b2-1": 150})
+    [ann] = [p for p in state["players"] if p["id"] == "p1"]
+    assert ann["net_worth"] == ann["cash"] + 150
+    assert answers_of("v3", "elite")["states_at"]["6"]["paid_at_auction"] == {
+        "b2-1": 150,
+        "b2-2": 120,
+    }
+    # The next transaction, the finish, ranks Ann's 5090 in cash and b2-1 at its bid.
+    finished = ANSWERS_OF["v3"]["next"]["elite"]["answer"]
+    assert finished["balances"]["p1"] == 5090
+    assert finished["basis"]["standings"][0] == {
+        "player": "p1",
+        "score": 5090 + 150,
+        "rank": 1,
+        "bankrupt": False,
+    }
+
+
 def test_the_fixture_stores_events_under_the_v1_topics() -> None:
     stored = {topic for _, _, topic, _ in rows(FIXTURE / DB_NAME, "stored_events")}
     assert stored == V1_TOPICS
@@ -361,6 +468,12 @@ def test_the_v2_fixture_stores_events_under_the_v2_topics() -> None:
     stored = {topic for _, _, topic, _ in rows(FIXTURES / "v2" / DB_NAME, "stored_events")}
     assert stored == V2_TOPICS
     assert set(ANSWERS_OF["v2"]["topics"]["events"]) == V2_TOPICS
+
+
+def test_the_v3_fixture_stores_events_under_the_v3_topics() -> None:
+    stored = {topic for _, _, topic, _ in rows(FIXTURES / "v3" / DB_NAME, "stored_events")}
+    assert stored == V3_TOPICS
+    assert set(ANSWERS_OF["v3"]["topics"]["events"]) == V3_TOPICS
 
 
 @pytest.mark.parametrize("version", VERSIONS)
@@ -379,8 +492,24 @@ def test_the_v2_snapshot_holds_disputes_and_first_laps() -> None:
     assert kept["first_lap"] == {"p1": True, "p2": True, "p3": True}
 
 
+def test_the_v3_snapshots_hold_first_names_and_paid() -> None:
+    snapshots = {
+        str(UUID(oid)): (version, json.loads(state)["state"]["state"])
+        for oid, version, _, state in rows(FIXTURES / "v3" / DB_NAME, "stored_snapshots")
+    }
+    assert set(snapshots) == {game_id("v3", "classic"), game_id("v3", "elite")}
+    version, classic = snapshots[game_id("v3", "classic")]
+    assert version == 100
+    assert classic["first_names"] == {"p2": "Bob"}
+    assert [p["name"] for p in classic["players"].values()] == ["Ann", "Robert", "Cy"]
+    version, elite = snapshots[game_id("v3", "elite")]
+    assert version == 100
+    assert elite["paid"] == {"b2-1": 150}
+    assert elite["properties"]["b2-1"]["owner"] == "p1"
+
+
 @pytest.mark.parametrize(
-    "topic", sorted(V1_TOPICS | V2_TOPICS | V1_SNAPSHOT_TOPICS | V1_SNAPSHOT_OF)
+    "topic", sorted(V1_TOPICS | V2_TOPICS | V3_TOPICS | V1_SNAPSHOT_TOPICS | V1_SNAPSHOT_OF)
 )
 def test_every_stored_topic_still_resolves(topic: str) -> None:
     assert isinstance(resolve_topic(topic), type)
@@ -490,7 +619,7 @@ def test_old_tokens_still_open_their_games(
 def test_an_old_idempotency_key_returns_its_stored_answer(
     old_bank_of: Callable[[str], TableBank], version: str
 ) -> None:
-    # v1's was the banker's payment; v2's is a player's dispute.
+    # v1's was the banker's payment; v2's is a player's dispute; v3's the banker's rename.
     kept = answers_of(version, "classic")["idempotent_write"]
     answer, repeated = old_bank_of(version).record_request(
         game_id(version, "classic"), kept["body"], kept.get("by", "banker"), key=kept["key"]
@@ -506,7 +635,8 @@ def test_an_old_idempotency_key_returns_its_stored_answer(
 def test_an_old_active_game_records_the_next_transaction_as_stored(
     old_bank_of: Callable[[str], TableBank], version: str, name: str
 ) -> None:
-    # v2's classic game resolves its open dispute.
+    # v2's classic game resolves its open dispute; v3's renames Robert Bob again and its Elite
+    # game finishes, each read off its snapshot.
     expected = ANSWERS_OF[version]["next"][name]
     bank = old_bank_of(version)
     txn = bank.record(game_id(version, name), expected["body"])
