@@ -229,11 +229,16 @@ def test_an_iou_says_it_records_a_debt_and_records_the_lent_cash_first_when_tick
     expect(dialog.get_by_test_id("iou-debt")).to_have_text(
         words(page, "iou_records", debtor=anna, holder=bob, amount=money(page, 100))
     )
-    # Bob hands over the notes: ticked, the payment is shown before anything is recorded.
+    # Bob hands over the notes: ticked, the payment is shown before anything is recorded, and
+    # the debt's line still holds beside it (the IOU itself moves no cash; the payment does).
     dialog.get_by_label(words(page, "iou_with_cash")).check()
     expect(dialog.get_by_test_id("iou-cash-quote")).to_have_text(
         f"{bob} → {anna}: {money(page, 100)}"
     )
+    if locale == "en-US":
+        expect(dialog.get_by_test_id("iou-debt")).to_have_text(
+            "A debt is recorded: Anna owes Bob $100. The IOU itself moves no cash."
+        )
     settled(page)
     dialog.get_by_role("button", name=words(page, "issue_iou")).click()
     expect(dialog).to_have_count(0)

@@ -111,7 +111,7 @@ export const pl = {
   lift_hint: 'Nieruchomość bez zaznaczenia zostaje w zastawie; nowy właściciel płaci teraz odsetki.', party_one: 'Jedna strona', party_other: 'Druga strona', lift_at_once: 'Od razu wykup zastaw',
   the_deal: 'Umowa', record_trade: 'Zapisz wymianę', empty_trade: 'Ta wymiana niczego nie przenosi.',
   iou_hint: 'Weksel zapisuje tylko dług: dłużnik jest winien wierzycielowi kwotę, a gotówka przy tym nie przechodzi. Gotówka pożyczona przy stole to osobna płatność: zaznacz pole, by zapisać ją razem z wekslem.',
-  iou_records: 'Zapisuje się dług gracza {debtor} wobec gracza {holder}: {amount}. Gotówka z wekslem nie przechodzi.', iou_with_cash: 'Wierzyciel od razu przekazuje gotówkę (płatność zapisywana przed wekslem)',
+  iou_records: 'Zapisuje się dług gracza {debtor} wobec gracza {holder}: {amount}. Sam weksel nie przenosi gotówki.', iou_with_cash: 'Wierzyciel od razu przekazuje gotówkę (płatność zapisywana przed wekslem)',
   debtor: 'Dłużnik', creditor: 'Wierzyciel', issue_iou: 'Wystaw weksel',
   pass_to: 'Przekaż komu', pass_on: 'Przekaż', forgive: 'Umórz',
   open_ious: 'Otwarte weksle', iou_line: 'dług gracza {debtor} wobec gracza {holder}: {amount} (z {of})', repay: 'Spłać', repay_amount: 'Kwota spłaty',

@@ -123,7 +123,7 @@ export const en = {
   lift_hint: 'A deed not ticked stays mortgaged; its new owner pays the interest now.', party_one: 'One player', party_other: 'The other player', lift_at_once: 'Lift mortgages at once',
   the_deal: 'The deal', record_trade: 'Record the trade', empty_trade: 'The trade moves nothing.',
   iou_hint: 'An IOU records a debt only: the debtor owes the creditor the amount, and no cash moves with it. Notes lent at the table are a payment of their own: tick the box to record it with the IOU.',
-  iou_records: 'A debt is recorded: {debtor} owes {holder} {amount}. No cash moves with it.', iou_with_cash: 'The creditor hands over the cash now (a payment, recorded before the IOU)',
+  iou_records: 'A debt is recorded: {debtor} owes {holder} {amount}. The IOU itself moves no cash.', iou_with_cash: 'The creditor hands over the cash now (a payment, recorded before the IOU)',
   debtor: 'Debtor', creditor: 'Creditor', issue_iou: 'Issue the IOU',
   open_ious: 'Open IOUs', iou_line: '{debtor} owes {holder} {amount} (of {of})', repay: 'Repay', repay_amount: 'Amount to repay',
   pass_to: 'Pass to', pass_on: 'Pass on', forgive: 'Forgive',
