@@ -71,6 +71,28 @@ def test_second_tap_after_the_answer_shows_done_and_can_record_again(
     assert len(logged(server, game, "salary")) == 2
 
 
+def test_go_tapped_again_after_its_undo_pays_the_salary(
+    browser: Browser, server: Server, request: pytest.FixtureRequest
+) -> None:
+    # A family's pass: GO, Undo, GO within seconds said "Done: recorded as #4" and paid nothing.
+    page = new_page(browser, request)
+    game = new_game(server, "classic", ["Ann", "Bob"])
+    open_table(page, server, game)
+
+    page.get_by_test_id("salary-p1").click()
+    expect(page.get_by_test_id("cash-p1")).to_have_text("$1,700")
+    page.locator(".toast").get_by_role("button", name="Undo").click()
+    expect(page.get_by_test_id("cash-p1")).to_have_text("$1,500")
+    page.get_by_test_id("salary-p1").click()
+
+    # 1,500, the salary voided, then a salary of 200 of its own.
+    expect(page.get_by_test_id("cash-p1")).to_have_text("$1,700")
+    expect(page.locator(".toast", has_text="Done: recorded as #")).to_have_count(0)
+    salaries = logged(server, game, "salary")
+    assert len(salaries) == 2
+    assert [s["voided_by"] is not None for s in salaries] == [True, False]
+
+
 def test_same_payment_again_from_a_dialog_asks_first(
     browser: Browser, server: Server, request: pytest.FixtureRequest
 ) -> None:

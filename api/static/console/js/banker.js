@@ -689,6 +689,8 @@ async function recorded(ctx, txn) {
     kept(txn, ctx.outbox);
     return;
   }
+  // A void from History or a dispute: the move it takes back may be tapped again at once.
+  if (txn.type === 'void' && txn.request) ctx.intents.voided(txn.request.seq);
   const {title, moves} = describeTxn(ctx, txn);
   const basis = basisSummary(ctx, txn);
   const undoable = ctx.voidable(txn.type) && !txn.replayed;
@@ -699,6 +701,7 @@ async function recorded(ctx, txn) {
     action: undoable ? {label: t('undo'), undo: true, run: async () => {
       try {
         await ctx.api.record(ctx.id, {type: 'void', seq: txn.seq, reason: t('undo_reason')}, newKey());
+        ctx.intents.voided(txn.seq);
         toast(t('undone', {seq: txn.seq}), {move: true});
       } catch (err) {
         toast(`${t('undo_failed')}: ${err.message}`, {kind: 'error'});

@@ -111,6 +111,18 @@ export class Intents {
     this.sending.delete(signature(body));
   }
 
+  /**
+   * The move recorded as `seq` was taken back (its void recorded): the same move again is a
+   * new intent, not a double tap (GO, Undo, GO: the second GO is a salary of its own).
+   */
+  voided(seq) {
+    const all = this.read();
+    for (const [sig, entry] of Object.entries(all)) {
+      if (entry.state === 'done' && entry.seq === seq) delete all[sig];
+    }
+    this.write(all);
+  }
+
   /** The banker means the same move again: forget that it was just recorded. */
   again(body) {
     const all = this.read();
