@@ -70,6 +70,26 @@ def test_a_box_with_1000_starting_cash_and_100_salary_at_360_px(
     expect(page.get_by_test_id("cash-p1")).to_have_text(money(page, 1100))
 
 
+def test_the_luxury_tax_is_asked_once_among_the_house_rules(
+    browser: Browser, server: Server, request: pytest.FixtureRequest
+) -> None:
+    # A family's pass set 100 in the box's Luxury tax and saw 75 left in the house rules' one.
+    page = new_page(browser, request)
+    _new_game_screen(page, server)
+    tax = page.get_by_label("Luxury tax", exact=True)
+    expect(tax).to_have_count(1)
+    expect(tax).to_have_value("75")  # classic's, docs/rules.md
+    tax.fill("100")
+    with page.expect_request(
+        lambda r: r.method == "POST" and r.url.split("?")[0].endswith("/api/v1/games")
+    ) as sent:
+        page.get_by_test_id("create-game").click()
+    body = sent.value.post_data_json
+    assert body["options"] == {"luxury_tax": 100}
+    assert "luxury_tax" not in body["ruleset_document"]["parameters"]
+    expect(page).to_have_url(re.compile(r"#/g/[0-9a-f-]{36}/players$"))
+
+
 def test_a_box_counted_in_its_own_currency(
     browser: Browser, server: Server, request: pytest.FixtureRequest
 ) -> None:

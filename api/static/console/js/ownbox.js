@@ -36,7 +36,10 @@ export function ownBox(parameters) {
 
   const variantOf = (rs) => rs.parameters.variant
     ?? (parameters.find((p) => p.name === 'variant') || {}).default;
-  const money = (rs) => parameters.filter((p) => p.kind === 'amount' && p.variants.includes(variantOf(rs)));
+  // A figure that is also the default of one of the rule set's options (the luxury tax) is
+  // asked once, among the house rules: two fields of one tax, one of them charged, confuse.
+  const money = (rs) => parameters.filter((p) => p.kind === 'amount' && p.variants.includes(variantOf(rs))
+    && !(p.name in (rs.options || {})));
 
   function draw(rs) {
     inputs.clear();
