@@ -386,6 +386,24 @@ def test_a_build_beyond_the_cash_is_offered_shut_saying_why(
     expect(each).to_be_disabled()
 
 
+def test_a_second_house_in_a_turn_of_one_house_per_turn_is_offered_shut_saying_why(
+    browser: Browser, server: Server, request: pytest.FixtureRequest
+) -> None:
+    # A family's pass: after the turn's house the build moves were gone without a word.
+    game = new_game(server, "classic", ["Ann", "Bob"], options={"one_house_per_turn": True})
+    record(server, game, {"type": "buy", "player": "p1", "property": "park-place"})
+    record(server, game, {"type": "buy", "player": "p1", "property": "boardwalk"})
+    record(server, game, {"type": "turn", "player": "p1"})
+    record(server, game, {"type": "build", "property": "boardwalk"})
+    page = new_page(browser, request)
+    open_table(page, server, game)
+    # docs/rules.md, house rules: one house a turn; Ann built hers on Boardwalk this turn.
+    dialog = more(page, "p1", "Build / sell")
+    each = dialog.locator(".moves button", has_text="+1 house on each")
+    expect(each).to_have_text("+1 house on each — One house per turn")
+    expect(each).to_be_disabled()
+
+
 def test_a_tap_while_the_moves_are_on_their_way_offers_the_rent_the_purchase_allows(
     browser: Browser, server: Server, request: pytest.FixtureRequest
 ) -> None:

@@ -417,6 +417,13 @@ export function buildDialog(ctx, player, {pending = null} = {}) {
           o.btn.textContent = `${o.label} — ${t('e_insufficient_funds')}`;
           o.btn.disabled = true;
           o.btn.dataset.shut = 'insufficient_funds';
+        } else if (answer.problem.code === 'building_limit'
+          && (answer.problem.body.params || {}).reason === 'one_house_per_turn') {
+          // The house rule's turn is used up: the same, shut and saying so (gone, building
+          // looked broken to a family).
+          o.btn.textContent = `${o.label} — ${t('opt_one_house_per_turn')}`;
+          o.btn.disabled = true;
+          o.btn.dataset.shut = 'one_house_per_turn';
         } else if (!unreachable(answer.problem) && answer.problem.status !== 422) {
           // A move the rules refuse now (uneven, no supply, mortgaged) is not offered at all;
           // a mortgage in the group is said once, above the moves.
