@@ -216,17 +216,16 @@ function markFields(root, err) {
   if (first) first.focus();
 }
 
-/** Whether the pot takes money: where the game collects it (the server offers it a payment). */
-function potOpen(ctx) {
-  return ctx.choices('payment', 'to').includes('pot');
-}
-
-/** Players still in the game (a bankrupt neither pays nor is paid), the Bank, the pot. */
-function playerSelect(ctx, value, {exclude = [], bank = false, pot = false, name} = {}) {
-  const opts = ctx.activePlayers().filter((p) => !exclude.includes(p.id)).map((p) => [p.id, p.name]);
-  if (bank) opts.push(['bank', t('bank')]);
-  if (pot && potOpen(ctx) && 'pot' in ctx.game.balances) opts.push(['pot', ctx.name('pot')]);
-  return select(opts, value, {name});
+/**
+ * The accounts a move's field may name, as the server's moves give them (`type`, `path`: see
+ * GameContext.choices), the players first, then the Bank and the pot; never one the server does
+ * not offer (a pot it leaves out of a bankruptcy's creditors). `exclude`: an account another
+ * field of the same form names already (the debtor, who cannot be his own creditor).
+ */
+function accountSelect(ctx, type, path, value, {exclude = [], name} = {}) {
+  const offered = ctx.choices(type, path).filter((c) => !exclude.includes(c));
+  const ordered = [...offered.filter((c) => ctx.byId.has(c)), ...offered.filter((c) => !ctx.byId.has(c))];
+  return select(ordered.map((c) => [c, ctx.name(c)]), value, {name});
 }
 
 // -- payments -----------------------------------------------------------------------------
@@ -511,7 +510,7 @@ export function taxDialog(ctx, player) {
   const tax = move.fields.find((f) => f.name === 'tax');
   const ways = move.fields.find((f) => f.name === 'choice');
   txnDialog(ctx, t('a_tax'), (body, form) => {
-    const who = playerSelect(ctx, player, {name: 'player'});
+    const who = accountSelect(ctx, 'tax', 'player', player, {name: 'player'});
     const slot = h('div', {});
     const draw = () => {
       const pid = who.value;
@@ -631,8 +630,8 @@ export function tradeDialog(ctx, player) {
     };
 
     const addLeg = (fromId, toId) => {
-      const from = playerSelect(ctx, fromId, {name: 'from'});
-      const to = playerSelect(ctx, toId, {name: 'to'});
+      const from = accountSelect(ctx, 'trade', 'legs.from', fromId, {name: 'from'});
+      const to = accountSelect(ctx, 'trade', 'legs.to', toId, {name: 'to'});
       const cash = numberInput({name: 'cash', min: 0, placeholder: '0'});
       let deeds = [];
       let cards = [];
@@ -708,8 +707,8 @@ export function tradeDialog(ctx, player) {
     addLeg(other.id, player);
     // The two players of the trade, chosen once: the first two legs follow (each gives the
     // other), so that a trade between any two players is two choices, not four.
-    const partyA = playerSelect(ctx, player, {name: 'party_a'});
-    const partyB = playerSelect(ctx, other.id, {name: 'party_b'});
+    const partyA = accountSelect(ctx, 'trade', 'legs.from', player, {name: 'party_a'});
+    const partyB = accountSelect(ctx, 'trade', 'legs.to', other.id, {name: 'party_b'});
     const parties = () => {
       if (legs[0]) legs[0].set(partyA.value, partyB.value);
       if (legs[1]) legs[1].set(partyB.value, partyA.value);
@@ -787,9 +786,10 @@ async function recordNext(ctx, body) {
 export function iouList(ctx, ious, form) {
   return h('ul', {class: 'ious'}, ious.map((iou) => {
     const repay = numberInput({name: 'amount', min: 1, value: iou.outstanding, 'aria-label': t('repay_amount')});
-    // Passed on to a third player: neither its holder nor its debtor takes it.
-    const others = ctx.activePlayers().filter((p) => p.id !== iou.holder && p.id !== iou.debtor);
-    const to = others.length ? playerSelect(ctx, others[0].id, {exclude: [iou.holder, iou.debtor]}) : null;
+    // Passed on to a third player the move offers: neither its holder nor its debtor takes it.
+    const parties = [iou.holder, iou.debtor];
+    const others = ctx.choices('iou_transfer', 'to').filter((c) => !parties.includes(c));
+    const to = others.length ? accountSelect(ctx, 'iou_transfer', 'to', others[0], {exclude: parties}) : null;
     if (to) to.setAttribute('aria-label', t('pass_to'));
     return h('li', {class: 'iou'},
       h('p', {}, t('iou_line', {debtor: ctx.name(iou.debtor), holder: ctx.name(iou.holder), amount: ctx.money(iou.outstanding), of: ctx.money(iou.amount)})),
@@ -824,7 +824,9 @@ export function bankruptcyDialog(ctx, debtorId, {creditor: creditorPreset = 'ban
   txnDialog(ctx, t('a_bankruptcy'), (body, form) => {
     const debtor = ctx.byId.get(debtorId);
     const creditorValue = creditorPreset === debtorId ? 'bank' : creditorPreset;
-    const creditor = playerSelect(ctx, creditorValue, {exclude: [debtorId], bank: true, pot: true, name: 'creditor'});
+    // The creditors the move offers (the Bank, the players; never the pot, though payments go
+    // to it where the game collects one), but the debtor himself.
+    const creditor = accountSelect(ctx, 'bankruptcy', 'creditor', creditorValue, {exclude: [debtorId], name: 'creditor'});
     const owed = numberInput({name: 'owed', min: 1, value: owedPreset ?? undefined});
     const liqSlot = h('div', {class: 'liquidation-slot'}, h('p', {class: 'muted'}, t('loading')));
     const liftBox = h('div', {});
@@ -835,13 +837,13 @@ export function bankruptcyDialog(ctx, debtorId, {creditor: creditorPreset = 'ban
         if (typed(owed) === null) return null;
         out.owed = typed(owed);
       }
-      if (lifted.size && creditor.value !== 'bank') out.unmortgage = [...lifted];
+      if (lifted.size && ctx.byId.has(creditor.value)) out.unmortgage = [...lifted];
       return out;
     };
     const verdict = quoteBox(ctx, payload, {testid: 'bankruptcy-quote'});
     const update = () => {
       const mortgaged = ctx.board.deedsOf(ctx.game, debtorId).filter((d) => ctx.game.properties[d.id].mortgaged);
-      replace(liftBox, creditor.value !== 'bank' && creditor.value !== 'pot' && mortgaged.length ? h('fieldset', {}, h('legend', {}, t('creditor_lifts')),
+      replace(liftBox, ctx.byId.has(creditor.value) && mortgaged.length ? h('fieldset', {}, h('legend', {}, t('creditor_lifts')),
         mortgaged.map((d) => {
           const cid = nextId('lift');
           return h('div', {class: 'check'}, h('input', {type: 'checkbox', id: cid, checked: lifted.has(d.id),

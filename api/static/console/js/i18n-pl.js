@@ -153,6 +153,7 @@ export const pl = {
   statement_of: 'Wyciąg:', balance: 'saldo', what: 'Co', no_postings: 'Pieniądze jeszcze się nie ruszyły.',
   recorded_by: 'Kto zapisał:', banker: 'bankier', voided_by: 'Unieważniona przez nr {seq}', voided: 'unieważniona', postings: 'Pieniądze',
   no_money_moved: 'Pieniądze się nie ruszyły.', no_money_moves: 'Pieniądze się nie ruszają.', changes: 'Co jeszcze się zmieniło', basis: 'Podstawa', hash: 'Skrót', table_as_of: 'Stół po nr {seq}',
+  quote_name: 'Imię: {from} → {to}.', quote_name_back: 'Wraca dawne imię: {from} → {to}.',
   verify_log: 'Sprawdź dziennik', verify_hint: 'Przelicza łańcuch skrótów wszystkich transakcji.', verify: 'Sprawdź',
   verify_ok: 'Dziennik jest nienaruszony: transakcje {n}.', verify_bad: 'Dziennik jest naruszony!', head: 'Wierzchołek',
   c_deed: 'nieruchomość', c_houses: 'domy', c_hotel: 'hotel', c_mortgage: 'zastaw', c_jail: 'więzienie', c_jail_card: 'karta wyjścia',

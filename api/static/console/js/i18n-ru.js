@@ -153,6 +153,7 @@ export const ru = {
   statement_of: 'Выписка:', balance: 'баланс', what: 'Что', no_postings: 'Деньги ещё не двигались.',
   recorded_by: 'Кто записал:', banker: 'банкир', voided_by: 'Аннулирована №{seq}', voided: 'аннулирована', postings: 'Деньги',
   no_money_moved: 'Деньги не двигались.', no_money_moves: 'Деньги не двигаются.', changes: 'Что ещё изменилось', basis: 'Основание', hash: 'Хеш', table_as_of: 'Стол на №{seq}',
+  quote_name: 'Имя: {from} → {to}.', quote_name_back: 'Имя станет прежним: {from} → {to}.',
   verify_log: 'Проверить журнал', verify_hint: 'Пересчитывает цепочку хешей всех транзакций.', verify: 'Проверить',
   verify_ok: 'Журнал цел: транзакций {n}.', verify_bad: 'Журнал нарушен!', head: 'Вершина',
   c_deed: 'участок', c_houses: 'дома', c_hotel: 'отель', c_mortgage: 'залог', c_jail: 'тюрьма', c_jail_card: 'карточка выхода',

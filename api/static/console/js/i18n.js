@@ -167,6 +167,7 @@ export const en = {
   statement_of: 'Statement of', balance: 'balance', what: 'What', no_postings: 'No money moved yet.',
   recorded_by: 'Recorded by', banker: 'the banker', voided_by: 'Voided by #{seq}', voided: 'voided', postings: 'Money',
   no_money_moved: 'No money moved.', no_money_moves: 'No money moves.', changes: 'What else moved', basis: 'Basis', hash: 'Hash', table_as_of: 'Table as of #{seq}',
+  quote_name: 'Name: {from} → {to}.', quote_name_back: 'The name goes back: {from} → {to}.',
   verify_log: 'Check the log', verify_hint: 'Recomputes the hash chain of every transaction.', verify: 'Check',
   verify_ok: 'The log holds: {n} transactions.', verify_bad: 'The log does not hold!', head: 'Head',
   c_deed: 'deed', c_houses: 'houses', c_hotel: 'hotel', c_mortgage: 'mortgage', c_jail: 'jail', c_jail_card: 'jail card',

@@ -5,7 +5,7 @@
 
 import {h, replace} from './dom.js';
 import {t} from './i18n.js';
-import {basisList, problemView} from './views.js';
+import {basisList, nameChanges, problemView} from './views.js';
 import {unreachable} from './api.js';
 
 /** At most this many dry runs on their way at once (a dialog may ask a dozen). */
@@ -110,7 +110,11 @@ export function quoteBox(ctx, payload, {onAnswer, problemOptions = {}, testid = 
     } else if (answer.txn) {
       const txn = answer.txn;
       const lines = postingLines(ctx, txn);
+      // A name it changes (a rename voided gives the old one back), said before the money.
+      const said = txn.type === 'void' ? 'quote_name_back' : 'quote_name';
+      const names = nameChanges(txn).map((c) => h('li', {}, t(said, {from: c.from, to: c.to})));
       replace(box,
+        names.length ? h('ul', {class: 'quote-names', dataset: {testid: `${testid}-names`}}, names) : null,
         lines.length ? h('ul', {class: 'quote-moves', dataset: {testid: `${testid}-moves`}}, lines)
           : h('p', {class: 'muted small'}, t('no_money_moves')),
         basis ? basisList(ctx, txn.basis) : null);

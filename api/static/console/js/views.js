@@ -42,9 +42,15 @@ export class GameContext {
   /** Whether the game records moves of `type` now (the server says). */
   can(type) { return Boolean(this.moves && this.moves.has(type)); }
   move(type) { return (this.moves && this.moves.get(type)) || null; }
-  /** The choices the server gives a move's field now (none: the move is not offered). */
+  /** The choices the server gives a move's field now (none: the move is not offered); a
+   * field of a list's items by its path (`legs.from`: a trade leg's giver). */
   choices(type, name) {
-    const f = this.move(type)?.fields.find((x) => x.name === name);
+    let fields = this.move(type)?.fields || [];
+    let f = null;
+    for (const part of name.split('.')) {
+      f = fields.find((x) => x.name === part);
+      fields = f?.fields || [];
+    }
     return f?.choices || [];
   }
 
@@ -208,6 +214,8 @@ export function describeTxn(ctx, txn) {
   // An IOU passed on moves no money: say to whom.
   if (txn.type === 'iou_transfer' && typeof req.to === 'string') about.push(`→ ${ctx.name(req.to)}`);
   if ((txn.type === 'void' || txn.type === 'dispute') && req.seq) about.push(seqRef(req.seq));
+  // A rename voided: the name it gives back, as the rename's own row says it ("Robert → Bob").
+  if (txn.type === 'void') about.push(...nameChanges(txn).map((c) => `${c.from} → ${c.to}`));
   // The EXCHANGE moves no money: say where the price went.
   if (txn.type === 'share_price' && b.from !== undefined) about.push(`${ctx.money(b.from)} → ${ctx.money(b.to)}`);
   const moves = (txn.postings || []).map((p) => `${ctx.name(p.from)} → ${ctx.name(p.to)} ${ctx.money(p.amount)}`);
@@ -215,6 +223,11 @@ export function describeTxn(ctx, txn) {
     title: `${seqRef(txn.seq)} ${typeName(ctx, txn.type)}${about.length ? ` · ${about.join(', ')}` : ''}`,
     moves: moves.join('; '),
   };
+}
+
+/** The names a transaction changes (its `changes` of kind `name`: a rename, or its void). */
+export function nameChanges(txn) {
+  return (txn.changes || []).filter((c) => c.kind === 'name' && typeof c.from === 'string' && typeof c.to === 'string');
 }
 
 /** A transaction by its number, as every screen of the console writes it: "#12". */
@@ -324,6 +337,9 @@ function changeText(ctx, c) {
     const status = (v) => (v ? t(`status_${v}`, {}, v) : '—');
     return `${t('c_status')}: ${status(c.from)} → ${status(c.to)}`;
   }
+  // A name, from the old to the new, as the rename's own row says it: the player is named
+  // by the names themselves, not a third time by the name he has now.
+  if (c.kind === 'name') return `${t('c_name')}: ${c.from} → ${c.to}`;
   if (c.kind === 'iou') {
     // An IOU issued (or taken back by a void) is a whole record: said in words, never as JSON.
     const iou = (v) => (v && typeof v === 'object'
