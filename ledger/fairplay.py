@@ -8,8 +8,9 @@ A handover is what one player gave another in one transaction with less coming b
   their printed or entered price, mortgaged ones at half, with the buildings on them at cost,
   jail cards at the jail fine they spare);
 - a ``payment`` from one player to another, with nothing back, unless the transaction just
-  before gave the payer an IOU of the payee (issued or passed to him): that is a loan, or an
-  IOU bought, and the IOU is what came back;
+  before or just after it gave the payer an IOU of the payee (issued or passed to him): that
+  is a loan, or an IOU bought, and the IOU is what came back (the console records a loan's
+  cash first and its IOU right after: ``loan_pair``);
 - an ``iou_forgive``: what the debtor no longer owes.
 
 A handover made to the creditor of the giver's bankruptcy recorded right after it is that
@@ -109,17 +110,32 @@ def handovers(rs: RuleSet, txn: Txn, before: State, previous: Txn | None) -> lis
     return []
 
 
-def _iou_bought(previous: Txn | None, payer: str, payee: str) -> dict[str, int]:
-    """The IOU the transaction just before gave the payer from the payee: issued by the payee
-    to him (a loan), or passed by the payee to him (an IOU sold)."""
-    if previous is None:
+def _iou_bought(other: Txn | None, payer: str, payee: str) -> dict[str, int]:
+    """The IOU the transaction next to a payment (just before or just after it) gave the payer
+    from the payee: issued by the payee to him (a loan), or passed by the payee to him (an IOU
+    sold)."""
+    if other is None:
         return {}
-    basis = previous["basis"]
-    if previous["type"] == "iou" and (basis["debtor"], basis["creditor"]) == (payee, payer):
+    basis = other["basis"]
+    if other["type"] == "iou" and (basis["debtor"], basis["creditor"]) == (payee, payer):
         return {basis["iou"]: basis["amount"]}
-    if previous["type"] == "iou_transfer" and (basis["from"], basis["to"]) == (payee, payer):
+    if other["type"] == "iou_transfer" and (basis["from"], basis["to"]) == (payee, payer):
         return {basis["iou"]: basis["outstanding"]}
     return {}
+
+
+def loan_pair(first: Txn, second: Txn) -> bool:
+    """Whether two transactions in a row are one loan or one IOU bought: a payment and the IOU
+    of its payee that the other gives its payer, in either order. Each alone moves value one
+    way; the pair does not (``ledger.stats`` takes no peak between them)."""
+    if first["type"] == "payment":
+        payment, other = first, second
+    elif second["type"] == "payment":
+        payment, other = second, first
+    else:
+        return False
+    request = payment["request"]
+    return bool(_iou_bought(other, request.get("from"), request.get("to")))
 
 
 def _trade_handovers(rs: RuleSet, txn: Txn, before: State) -> list[Handover]:
@@ -323,6 +339,11 @@ def _judged(
     limits: Thresholds,
 ) -> list[dict[str, Any]]:
     txn, found, before = waiting
+    if txn["type"] == "payment" and following is not None:
+        # The IOU the payee gives the payer right after (a loan's cash handed over first) came
+        # back for the cash, as one given just before does.
+        for handover in found:
+            handover.received.ious.update(_iou_bought(following, handover.giver, handover.receiver))
     flags = []
     for handover in found:
         flag = judge(rs, txn, handover, before, following, after_following, limits)

@@ -20,6 +20,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from ledger.audit import replay_steps
+from ledger.fairplay import loan_pair
 from ledger.ruleset import RuleSet
 from ledger.state import State
 from ledger.transactions import REGISTRY
@@ -145,6 +146,13 @@ def counted(txns: Iterable[Txn], voided: dict[str, int]) -> Iterable[Txn]:
             yield txn
 
 
+def _peak(peaks: dict[str, tuple[int, int]], step: dict[str, Any]) -> None:
+    """Each player's net worth after a step, kept where it is above his peak so far."""
+    for player, worth in step["net_worths"].items():
+        if worth > peaks[player][0]:
+            peaks[player] = (worth, step["seq"])
+
+
 def game_stats(
     rs: RuleSet, initial: State, txns: Iterable[Txn], voided: dict[str, int], seq: int
 ) -> dict[str, Any]:
@@ -152,8 +160,14 @@ def game_stats(
     (voided seq -> its void's seq)."""
     tally = Tally(rs, initial)
     peaks = {p: (0, 0) for p in initial["players"]}  # net worth, first seq: the empty table
+    # A peak is taken after a step unless the next one balances it: between a loan's cash and
+    # its IOU (``ledger.fairplay.loan_pair``, either order) one side holds both for a moment.
+    waiting: dict[str, Any] | None = None
     for step in replay_steps(rs, initial, counted(txns, voided)):
         txn = step["transaction"]
+        if waiting is not None and not loan_pair(waiting["transaction"], txn):
+            _peak(peaks, waiting)
+        waiting = step
         tally_of = TALLIES.get(txn["type"])
         if tally_of is not None:
             tally_of(tally, txn)
@@ -162,9 +176,8 @@ def game_stats(
                 tally.owners[change["property"]] = change["to"]
                 if txn["type"] not in PAID_FOR:
                     tally.price_paid[change["property"]] = None  # traded, handed over
-        for player, worth in step["net_worths"].items():
-            if worth > peaks[player][0]:
-                peaks[player] = (worth, step["seq"])
+    if waiting is not None:
+        _peak(peaks, waiting)
     return {
         "seq": seq,
         "players": [

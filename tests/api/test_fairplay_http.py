@@ -3,7 +3,7 @@ flags, in exactly the shape the contract gives."""
 
 from __future__ import annotations
 
-from api_helpers import Table
+from api_helpers import NewGame, Table
 
 
 def test_a_game_without_handovers_has_no_flags(table: Table) -> None:
@@ -36,3 +36,13 @@ def test_the_audit_changes_nothing(table: Table) -> None:
     before = table.state()
     table.get("/fairplay")
     assert table.state() == before
+
+
+def test_a_loans_cash_handed_over_before_its_iou_is_not_flagged(new_game: NewGame) -> None:
+    table = new_game(player_loans=True)
+    # The console's IOU dialog, the cash handed over now: Bob pays Cy 200, then Cy owes him 200.
+    table.record({"type": "payment", "from": "p2", "to": "p3", "amount": 200})
+    table.record({"type": "iou", "debtor": "p3", "creditor": "p2", "amount": 200})
+    response = table.get("/fairplay", token=table.banker)
+    assert response.status_code == 200
+    assert response.json == {"flags": []}

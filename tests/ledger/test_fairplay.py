@@ -225,3 +225,25 @@ def test_the_thresholds_are_the_rule_sets(bank: TableBank) -> None:
     # 300 is 75 % of 400, under this box's 90 %; the 100 moved is over 5 % of Bob's 1500.
     [flag] = bank.fairplay(gid)["flags"]
     assert (flag["given"], flag["received"]) == (400, 300)
+
+
+def test_a_loans_cash_handed_over_before_its_iou_is_no_gift(bank: TableBank) -> None:
+    # The console's IOU dialog, the cash handed over now: Bob pays Cy 200, then Cy owes him 200.
+    table = Table(bank, options={"player_loans": True})
+    table.record("payment", **{"from": "p2", "to": "p3", "amount": 200})
+    table.record("iou", debtor="p3", creditor="p2", amount=200)
+    assert flags(table) == []
+
+
+def test_a_payment_of_200_with_no_iou_after_it_is_still_dumping(bank: TableBank) -> None:
+    table = Table(bank, options={"player_loans": True})
+    table.record("payment", **{"from": "p2", "to": "p3", "amount": 200})
+    table.record("iou", debtor="p3", creditor="p1", amount=200)  # owed to Ann, not to Bob
+    [flag] = flags(table)
+    # 200 is at least 10 % of Cy's 1500, and nothing came back to Bob.
+    assert (flag["rule"], flag["players"], flag["given"], flag["received"]) == (
+        "asset_dumping",
+        ["p2", "p3"],
+        200,
+        0,
+    )

@@ -155,3 +155,17 @@ def test_as_of_seq_0_nothing_has_happened_yet(table: Table) -> None:
     assert len(stats["deeds"]) == 28  # the classic board's deeds (docs/rules.md)
     assert {d["owner"] for d in stats["deeds"]} == {"bank"}
     assert all(d["price_paid"] is None and d["rent_collected"] == 0 for d in stats["deeds"])
+
+
+def test_a_loan_raises_no_peak_between_its_cash_and_its_iou(bank: TableBank) -> None:
+    table = Table(bank, options={"player_loans": True})
+    table.record("payment", **{"from": "p2", "to": "p3", "amount": 200})
+    table.record("iou", debtor="p3", creditor="p2", amount=200)
+    # Cy: 1500 + 200 cash - 200 owed: never above the 1500 of her starting cash (seq 3).
+    cy = stats_of(table, "p3")
+    assert (cy["peak_net_worth"], cy["peak_seq"]) == (1500, 3)
+    # The other order: Bob holds Cy's IOU of 200 before the cash goes: never above 1500 either.
+    table.record("iou", debtor="p3", creditor="p2", amount=200)
+    table.record("payment", **{"from": "p2", "to": "p3", "amount": 200})
+    bob = stats_of(table, "p2")
+    assert (bob["peak_net_worth"], bob["peak_seq"]) == (1500, 2)  # his starting cash
