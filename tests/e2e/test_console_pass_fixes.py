@@ -116,3 +116,23 @@ def test_a_rename_voided_from_the_history_says_the_name_goes_back(
     expect(title).to_contain_text(f"{new} → {bob}")
     goto(page, f"{server.base}/#/g/{game['id']}")
     expect(card(page, "p2").locator("h2")).to_have_text(bob)
+
+
+def test_the_history_of_a_game_without_a_pot_offers_no_pot_to_filter_by(
+    browser: Browser, server: Server, request: pytest.FixtureRequest
+) -> None:
+    # A family's pass: the Polish History filter listed "Pula parkingu" in a short game without
+    # the Free Parking house rule, where docs/rules.md says there is no pot at all.
+    page = new_page(browser, request, locale="pl-PL")
+    without = new_game(server, "classic", NAMES["pl-PL"])
+    open_table(page, server, without)
+    goto(page, f"{server.base}/#/g/{without['id']}/history")
+    accounts = page.locator("select[name=account] option")
+    expect(accounts).to_have_count(1 + len(NAMES["pl-PL"]) + 1)  # all, the players, the Bank
+    expect(accounts.filter(has_text="Pula")).to_have_count(0)
+
+    # With the house rule the pot is there to filter by, empty as it is.
+    with_pot = new_game(server, "classic", NAMES["pl-PL"], options={"free_parking_pot": True})
+    open_table(page, server, with_pot)
+    goto(page, f"{server.base}/#/g/{with_pot['id']}/history")
+    expect(page.locator("select[name=account] option").filter(has_text="Pula")).to_have_count(1)

@@ -92,7 +92,11 @@ export class GameContext {
     const players = payee ? this.activePlayers() : this.players;
     const out = players.filter((p) => !exclude.includes(p.id)).map((p) => [p.id, p.name]);
     if (bank && !exclude.includes('bank')) out.push(['bank', t('bank')]);
-    const potOpen = !payee || this.choices('payment', 'to').includes('pot');
+    // A game without a pot (classic without the Free Parking house rule) has none to pick,
+    // nor to filter by: the pot is listed where the server's moves name it or it holds money.
+    const paidInto = this.choices('payment', 'to').includes('pot');
+    const potOpen = payee ? paidInto
+      : paidInto || this.choices('payment', 'from').includes('pot') || this.can('pot_collect') || Boolean(this.game.balances.pot);
     if (pot && potOpen && !exclude.includes('pot') && 'pot' in this.game.balances) out.push(['pot', this.name('pot')]);
     return out;
   }
