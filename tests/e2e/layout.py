@@ -32,15 +32,8 @@ TAP = 44  # px: the smallest touch target a quick button may be
 # - small: a quick button under 44 px by 44 px;
 # - out of sight: a dialog's own button below the screen as the dialog opens;
 # - the page (or the dialog) scrolls sideways.
-OFFENDERS = r"""(tap) => {
-  const dialog = document.querySelector('dialog[open]');
-  const root = dialog || document.body;
-  const screen = document.documentElement.clientWidth;
-  const CONTROLS = 'button, a[href], input:not([type=hidden]), select, textarea, label, summary,'
-    + ' .tile, .tile-name, .tile-sub, .chip, .chip-name';
-  const INTERACTIVE = 'button, a[href], input:not([type=hidden]), select, textarea, summary, label';
-  const WORDS = '.tile-name, .chip-name, button';
-  const shown = (el) => {
+# Whether a control is on the screen, as both walks below see it.
+SHOWN = r"""const shown = (el) => {
     if (!el.getClientRects().length || el.closest('.sr-only, .skip-link, [hidden]')) return false;
     if (getComputedStyle(el).visibility === 'hidden') return false;
     // What a closed <details> holds beyond its summary keeps a box in Chromium (its content is
@@ -49,7 +42,17 @@ OFFENDERS = r"""(tap) => {
     if (closed && !closed.querySelector(':scope > summary')?.contains(el)) return false;
     const r = el.getBoundingClientRect();
     return r.width > 0 && r.height > 0;
-  };
+  };"""
+
+OFFENDERS = r"""(tap) => {
+  const dialog = document.querySelector('dialog[open]');
+  const root = dialog || document.body;
+  const screen = document.documentElement.clientWidth;
+  const CONTROLS = 'button, a[href], input:not([type=hidden]), select, textarea, label, summary,'
+    + ' .tile, .tile-name, .tile-sub, .chip, .chip-name';
+  const INTERACTIVE = 'button, a[href], input:not([type=hidden]), select, textarea, summary, label';
+  const WORDS = '.tile-name, .chip-name, button';
+  /*SHOWN*/
   const what = (el) => {
     const r = el.getBoundingClientRect();
     const cls = typeof el.className === 'string' && el.className.trim()
@@ -173,7 +176,7 @@ OFFENDERS = r"""(tap) => {
     found.push(`the dialog scrolls sideways: ${dialog.scrollWidth} px in ${dialog.clientWidth}`);
   }
   return found;
-}"""
+}""".replace("/*SHOWN*/", SHOWN)
 
 # Every visible control of the open dialog (else of the page) smaller than a finger: under
 # `tap` px wide or tall. A radio or a checkbox is measured with its label (the box holding
@@ -183,16 +186,7 @@ SMALL = r"""(tap) => {
   const dialog = document.querySelector('dialog[open]');
   const root = dialog || document.body;
   const CONTROLS = 'button, a[href], input:not([type=hidden]), select, textarea, summary';
-  const shown = (el) => {
-    if (!el.getClientRects().length || el.closest('.sr-only, .skip-link, [hidden]')) return false;
-    if (getComputedStyle(el).visibility === 'hidden') return false;
-    // What a closed <details> holds beyond its summary keeps a box in Chromium (its content is
-    // only skipped when drawn) but is not on the screen.
-    const closed = el.closest('details:not([open])');
-    if (closed && !closed.querySelector(':scope > summary')?.contains(el)) return false;
-    const r = el.getBoundingClientRect();
-    return r.width > 0 && r.height > 0;
-  };
+  /*SHOWN*/
   const labelOf = (el) => el.closest('label')
     || (el.id && root.querySelector(`label[for="${CSS.escape(el.id)}"]`)) || null;
   const box = (el) => {
@@ -225,7 +219,7 @@ SMALL = r"""(tap) => {
     if (b.width < tap - 0.5 || b.height < tap - 0.5) found.push(`small: ${what(el, b)}`);
   }
   return found;
-}"""
+}""".replace("/*SHOWN*/", SHOWN)
 
 # Every control of the page the banker can see (its box cut to the screen and to every
 # scroller holding it has room) that something else takes the tap of: the element at the
