@@ -213,8 +213,10 @@ def serve_jobs() -> None:
     sys.stdout = sys.stderr  # nothing else may write into the answers
     # A read can wait, the table cannot: where both want a core, the worker answering the
     # writes gets it first.
-    with contextlib.suppress(OSError):
-        os.nice(NICENESS)
+    # (os.nice is missing where there are no processes: the pocket bank never gets here.)
+    if hasattr(os, "nice"):
+        with contextlib.suppress(OSError):  # not allowed to: the read runs at the same priority
+            os.nice(NICENESS)
     while True:
         try:
             _, data = receive(jobs)

@@ -36,11 +36,11 @@ A job on the pool's thread must not wait on a lock made after gevent patched ``t
 from __future__ import annotations
 
 import math
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from gevent import monkey
 from werkzeug.exceptions import ServiceUnavailable
 
 POOL = "tablebank.cpu_pool"
@@ -60,8 +60,11 @@ class Busy(ServiceUnavailable):
 
 
 def under_gevent() -> bool:
-    """Whether this process runs gevent's event loop (a worker of ``tablebank serve``)."""
-    return bool(monkey.is_module_patched("threading"))
+    """Whether this process runs gevent's event loop (a worker of ``tablebank serve``). gevent
+    is a dependency of serving only: a process that never imported it (a test, a command, the
+    pocket bank in a browser) has not patched anything."""
+    monkey = sys.modules.get("gevent.monkey")
+    return monkey is not None and bool(monkey.is_module_patched("threading"))
 
 
 def gather_writes() -> None:

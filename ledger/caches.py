@@ -17,18 +17,28 @@ cache changes how fast, never what.
 
 from __future__ import annotations
 
+import _thread
+import sys
 import threading
 from collections import OrderedDict
 from collections.abc import Hashable
 from typing import Any, Generic, TypeVar
 
-from gevent import monkey
 
-# A lock of the operating system's, even where gevent has patched threading: a cache is shared
-# by the event loop's greenlets and the native threads of gevent's pool (``api.offload``), and
-# a gevent lock that two native threads contend for deadlocks. Held only around dictionary
-# operations, never across a wait, it never blocks the loop for more than a moment.
-_native_lock: Any = monkey.get_original("_thread", "allocate_lock")
+def _native_lock() -> Any:
+    """A lock of the operating system's, even where gevent has patched threading: a cache is
+    shared by the event loop's greenlets and the native threads of gevent's pool
+    (``api.offload``), and a gevent lock that two native threads contend for deadlocks. Held
+    only around dictionary operations, never across a wait, it never blocks the loop for more
+    than a moment.
+
+    gevent is asked only where it was imported (a worker of ``tablebank serve``): before that
+    nothing can have patched ``_thread``, and the pocket bank in a browser has no gevent."""
+    monkey = sys.modules.get("gevent.monkey")
+    if monkey is not None:
+        return monkey.get_original("_thread", "allocate_lock")()
+    return _thread.allocate_lock()
+
 
 K = TypeVar("K", bound=Hashable)
 V = TypeVar("V")

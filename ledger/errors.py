@@ -11,6 +11,7 @@ The tree, with what each takes (the code first where it takes one)::
     ├── LogInvalid(detail, seq=)            422 log_invalid: an import that fails its checks
     ├── VersionConflict(detail, current=)   412 version_conflict: If-Match names an older one
     ├── NotFound(detail)                    404 not_found: no such game or transaction
+    │   └── NoLiveFeed(detail)                  no event stream where no thread can follow
     ├── Unauthorized(detail)                401 unauthorized: missing or unknown token
     ├── Forbidden(detail)                   403 forbidden: a token acting beyond its rights
     └── RuleViolation(code, **params)       409: a well-formed request the game's rules refuse;
@@ -129,6 +130,12 @@ class NotFound(_OwnCode):
     status = 404
     code = "not_found"
     title = "Not found"
+
+
+class NoLiveFeed(NotFound):
+    """No live event stream here: the process cannot start the thread that follows the store
+    (the pocket bank, in a browser's Web Worker, has none). The console asks again after each
+    move instead."""
 
 
 class Unauthorized(_OwnCode):

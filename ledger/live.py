@@ -14,7 +14,9 @@ page, not the game's whole log. Then it gets the live ones. It is registered bef
 read, and drops anything at or below the last seq it has, so a transaction recorded in between
 is neither lost nor repeated.
 
-Works the same under threads and under gevent (its monkey-patched threads and locks).
+Works the same under threads and under gevent (its monkey-patched threads and locks). Where no
+thread can start (the pocket bank, in a browser's Web Worker), following a game is refused
+(``NoLiveFeed``, 404): nothing else needs the watcher.
 """
 
 from __future__ import annotations
@@ -27,6 +29,8 @@ from typing import Any
 from uuid import UUID
 
 from eventsourcing.persistence import ApplicationRecorder
+
+from ledger.errors import NoLiveFeed
 
 POLL_SECONDS = 0.05
 RETRY_SECONDS = 1.0  # after the store failed to answer
@@ -170,10 +174,16 @@ class Feed:
             return
         self._stop = threading.Event()
         self._position = self._recorder.max_notification_id() or 0
-        self._watcher = threading.Thread(
+        watcher = threading.Thread(
             target=self._watch, args=(self._stop,), name="tablebank-feed", daemon=True
         )
-        self._watcher.start()
+        try:
+            watcher.start()
+        except RuntimeError:  # no threads here: the pocket bank, in a browser
+            raise NoLiveFeed(
+                "This bank keeps its games on this device and has no live stream of them."
+            ) from None
+        self._watcher = watcher
 
     def _watch(self, stop: threading.Event) -> None:
         while not stop.is_set():

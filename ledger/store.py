@@ -1,7 +1,8 @@
 """Where the events live: configuration for eventsourcing's persistence modules.
 
-``--db`` takes a SQLite file path (the embedded default), ``:memory:`` for tests, or a
-PostgreSQL URL for several servers on one database::
+``--db`` takes a SQLite file path (the embedded default), ``:memory:`` for tests, ``pocket:``
+for the pocket bank in a browser (``ledger.journal``), or a PostgreSQL URL for several servers
+on one database::
 
     postgresql://USER[:PASSWORD]@HOST[:PORT]/DBNAME[?schema=S&pool_size=N&max_overflow=M]
 
@@ -64,6 +65,7 @@ else:
     HAS_POSTGRES = True
 
 DEFAULT_DB = "var/tablebank.sqlite"
+POCKET_DB = "pocket:"  # ledger.journal
 PRIVATE_MODE = 0o600  # a new database file: its owner reads and writes it, nobody else
 # The files SQLite keeps beside a database in WAL mode.
 COMPANIONS = ("-wal", "-shm")
@@ -320,6 +322,8 @@ def persistence_env(db: str | None) -> dict[str, str]:
         db = os.environ.get("TABLEBANK_DB", DEFAULT_DB)
     if db == ":memory:":
         return {"PERSISTENCE_MODULE": "eventsourcing.popo"}
+    if db == POCKET_DB:  # the pocket bank's: in memory, each write kept by the browser
+        return {"PERSISTENCE_MODULE": "ledger.journal:PocketFactory"}
     if is_postgres(db):
         return postgres_env(db)
     path = Path(db)
