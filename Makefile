@@ -7,7 +7,8 @@ HOST   ?= 0.0.0.0
 PORT   ?= 8000
 DB     ?= var/tablebank.sqlite
 
-.PHONY: run test test-sqlite test-postgres coverage check install install-test clean bench fuzz stress
+.PHONY: run test test-sqlite test-postgres coverage check install install-test clean bench fuzz stress \
+	pocket
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -84,6 +85,12 @@ stress: install-test
 			$(TEST_ARGS) || exit $$?; \
 	done; echo "make stress: $(STRESS_RUNS) runs passed"
 
+# The pocket bundle, dist/pocket/: the bank in the banker's browser (docs/pocket.md). Needs
+# Node.js and npm (Pyodide's npm package, pinned in tools/pocket); a build of the same inputs is
+# copied from the one kept in ~/.cache/tablebank/pocket.
+pocket: $(BIN)/python
+	$(BIN)/python tools/pocket/build.py
+
 # The dev extra holds the test extras too: `make test` after it installs nothing again.
 check: $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
@@ -93,4 +100,4 @@ check: $(BIN)/python
 	$(BIN)/mypy
 
 clean:
-	rm -rf $(VENV) build *.egg-info .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) build dist *.egg-info .pytest_cache .mypy_cache .ruff_cache

@@ -32,6 +32,7 @@ from api.games import game_blp, games_blp
 from api.health import health_blp
 from api.limits import LIMITER, STREAMS, STREAMS_PER_ADDRESS, StreamCaps, game_limiter
 from api.offload import DEFAULT_SLOTS, POOL, CpuPool, gather_writes
+from api.pocket_files import pocket_blp
 from api.rulesets import parameters_blp, rulesets_blp
 from api.transactions import transactions_blp
 from ledger.application import TableBank
@@ -61,6 +62,8 @@ DEFAULTS: dict[str, Any] = {
     # the bytes of their answers kept (api.heavy).
     "TABLEBANK_READ_SLOTS": heavy.DEFAULT_SLOTS,
     "TABLEBANK_READ_CACHE_BYTES": heavy.CACHE_BYTES,
+    # The pocket bundle's folder, served at /pocket/ (api.pocket_files); None: dist/pocket.
+    "TABLEBANK_POCKET_DIR": None,
 }
 
 
@@ -101,6 +104,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         api.register_blueprint(blueprint)
     app.register_blueprint(console_blp)  # pages, not API: kept out of the OpenAPI document
     app.register_blueprint(docs_blp)  # the document as a page, at /api/v1/docs
+    app.register_blueprint(pocket_blp)  # the pocket bundle, at /pocket/, once built
     app.after_request(no_store_with_a_token)
     return app
 

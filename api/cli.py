@@ -203,6 +203,7 @@ def serve(args: argparse.Namespace) -> int:
         "TABLEBANK_STREAMS_PER_ADDRESS": args.streams_per_address,
         "TABLEBANK_READ_SLOTS": args.read_slots,
         "TABLEBANK_READ_CACHE_BYTES": args.read_cache_mib * 1024 * 1024,
+        "TABLEBANK_POCKET_DIR": args.pocket_dir,
     }
     _Server(options, app_config).run()
     return 0
@@ -449,6 +450,12 @@ def parser() -> argparse.ArgumentParser:
         metavar="FILE",
         help="a file (mode 0600) holding a token on one line: GET /api/v1/games then answers "
         "only to that bearer token",
+    )
+    s.add_argument(
+        "--pocket-dir",
+        metavar="DIR",
+        help="the pocket bundle served at /pocket/ (default: dist/pocket of the checkout, "
+        "once `make pocket` built it)",
     )
     s.add_argument(
         "--import-slots",

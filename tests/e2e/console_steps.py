@@ -59,7 +59,9 @@ PENDING = """(() => {
     const body = Response.prototype[read];
     Response.prototype[read] = function () { return counted(body.call(this)); };
   }
-  Object.defineProperty(window, '__tbPending', {value: () => [timers.size, fetches]});
+  // The pocket bank's requests in its worker (pocket.js) count as fetches.
+  const pocket = () => (window.__tbPocketWaiting ? window.__tbPocketWaiting() : 0);
+  Object.defineProperty(window, '__tbPending', {value: () => [timers.size, fetches + pocket()]});
 })();""".replace("SHORT_TIMER_MS", str(SHORT_TIMER_MS))
 
 

@@ -2,6 +2,8 @@
 // an Idempotency-Key, and a request lost on the network is sent again with the same key, so the
 // server records it once whatever happens.
 
+import {send} from './transport.js';
+
 const BASE = '/api/v1';
 
 /** A refusal or failure, from the server's problem+json (RFC 9457) or from the network. */
@@ -67,7 +69,7 @@ export class Api {
     for (let attempt = 0; ; attempt += 1) {
       let response;
       try {
-        response = await fetch(BASE + path, init);
+        response = await send(BASE + path, init);
       } catch (err) {
         // Given up by the caller: no answer, but nothing says the server is away.
         if (signal && signal.aborted) throw new Problem(0, {code: 'network', detail: 'stopped'});

@@ -26,6 +26,7 @@ import {loadMoves, movesKey} from './moves.js';
 import {themeSwitch} from './theme.js';
 import {keepGameSection, openFileSection} from './files.js';
 import {ownBox, loadParameters} from './ownbox.js';
+import {inPocket} from './transport.js';
 
 const main = document.getElementById('main');
 const top = document.getElementById('top');
@@ -104,7 +105,7 @@ function topbar(ctx, view) {
         'aria-current': v === view ? 'page' : null}, label))))) : null;
   replace(top,
     h('div', {class: 'brand-row'},
-      h('a', {class: 'brand', href: '#/'}, h('img', {src: '/console/static/icons/favicon.svg', alt: '', width: 24, height: 24}), ' tablebank'),
+      h('a', {class: 'brand', href: '#/'}, h('img', {src: new URL('../icons/favicon.svg', import.meta.url).href, alt: '', width: 24, height: 24}), ' tablebank'),
       ctx ? h('span', {class: 'game-name'}, ctx.game.name) : null,
       langSwitch(), themeSwitch()),
     nav);
@@ -954,6 +955,16 @@ async function reachableOrigin() {
 }
 
 async function playersScreen(ctx, stale = () => false) {
+  if (inPocket()) {
+    // A game on this device: no server the phones could reach, so no links to give.
+    replace(main,
+      h('section', {class: 'card', dataset: {testid: 'pocket-links'}}, h('h1', {}, t('players_links')),
+        h('p', {}, t('pocket_no_links')),
+        h('a', {class: 'button primary', href: `#/g/${ctx.id}`}, t('to_the_table'))),
+      h('section', {class: 'card'}, h('h2', {}, t('move_to_server')), h('p', {}, t('move_to_server_hint'))),
+      keepGameSection(ctx));
+    return;
+  }
   const saved = ctx.saved;
   const reachable = await reachableOrigin();
   if (stale()) return;

@@ -10,8 +10,8 @@ export function loadUplot() {
   if (window.uPlot) return Promise.resolve(window.uPlot);
   if (!uplotLoading) {
     uplotLoading = new Promise((resolve, reject) => {
-      document.head.append(h('link', {rel: 'stylesheet', href: '/console/static/vendor/uplot/uPlot.min.css'}));
-      const script = h('script', {src: '/console/static/vendor/uplot/uPlot.iife.min.js'});
+      document.head.append(h('link', {rel: 'stylesheet', href: new URL('../vendor/uplot/uPlot.min.css', import.meta.url).href}));
+      const script = h('script', {src: new URL('../vendor/uplot/uPlot.iife.min.js', import.meta.url).href});
       script.addEventListener('load', () => resolve(window.uPlot));
       script.addEventListener('error', reject);
       document.head.append(script);

@@ -8,6 +8,8 @@
 // streams; 503 busy); the state (connecting, live, reconnecting, offline) goes to listeners for
 // the banner. A server without the stream (404) is polled instead.
 
+import {send} from './transport.js';
+
 const BASE = '/api/v1';
 const FIRST_DELAY_MS = 500;
 const MAX_DELAY_MS = 10000;
@@ -183,7 +185,7 @@ export class Live {
     this.controller = controller;
     const headers = {Accept: 'text/event-stream', Authorization: `Bearer ${this.api.token}`};
     if (this.last !== null && this.last !== undefined) headers['Last-Event-ID'] = String(this.last);
-    const response = await fetch(`${BASE}/games/${this.gameId}/events`, {
+    const response = await send(`${BASE}/games/${this.gameId}/events`, {
       headers, cache: 'no-store', credentials: 'omit', signal: controller.signal,
     });
     if (NO_STREAM.has(response.status)) throw new NoStream(`HTTP ${response.status}`);

@@ -3,6 +3,7 @@
 // service worker that keeps the console's own files so that a reload without a server still
 // opens the page.
 
+import {inPocket, send} from './transport.js';
 import {h, replace} from './dom.js';
 import {t, onLangChange} from './i18n.js';
 import {reachability} from './api.js';
@@ -57,7 +58,7 @@ class Connection extends EventTarget {
     for (let delay = PROBE_FIRST_MS; this.requestsDown && !this.live; delay = Math.min(delay * 2, PROBE_MAX_MS)) {
       await new Promise((resolve) => { setTimeout(resolve, delay); });
       try {
-        const response = await fetch('/healthz', {cache: 'no-store', credentials: 'omit'});
+        const response = await send('/healthz', {cache: 'no-store', credentials: 'omit'});
         if (response.ok) this.answered(true);
       } catch {
         // still away
@@ -113,7 +114,8 @@ export function drawBanner() {
  * address); elsewhere the console works as before, without an offline reload.
  */
 export function registerWorker() {
-  if (!('serviceWorker' in navigator)) return;
+  // The pocket bundle has a worker of its own (pocket.js registers it), which keeps the bank too.
+  if (!('serviceWorker' in navigator) || inPocket()) return;
   navigator.serviceWorker.register('/sw.js', {scope: '/'}).catch(() => {
     // no worker (private mode, a browser that refuses): the page works, online only
   });

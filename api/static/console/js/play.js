@@ -46,7 +46,7 @@ let forgotten = null; // the player's and the game's names once this device forg
 
 function topbar() {
   replace(top, h('div', {class: 'brand-row'},
-    h('span', {class: 'brand'}, h('img', {src: '/console/static/icons/favicon.svg', alt: '', width: 24, height: 24}), ' tablebank'),
+    h('span', {class: 'brand'}, h('img', {src: new URL('../icons/favicon.svg', import.meta.url).href, alt: '', width: 24, height: 24}), ' tablebank'),
     ctx ? h('span', {class: 'game-name'}, ctx.game.name) : null,
     langSwitch(), themeSwitch()));
 }

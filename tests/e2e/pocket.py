@@ -1,0 +1,141 @@
+"""The pocket bundle for the browser tests: built once per inputs (``make pocket``, whose kept
+copy a later build reuses), served by a plain static file server with no API behind it, as a
+family's static host would serve it (docs/pocket.md), and read through the page's own bank.
+
+Needs Node.js and npm for the build (Pyodide's npm package); without them the tests are
+skipped, or fail where ``TABLEBANK_REQUIRE_ALL=1`` says everything must run.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import functools
+import http.server
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import pytest
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Page
+
+ROOT = Path(__file__).resolve().parents[2]
+BUNDLE = ROOT / "dist" / "pocket"
+# How long the bank may take to start in a test (a cold start is about 2 s here).
+START_MS = 60_000
+
+# One request through the page's own transport (transport.js), as the console sends them.
+CALL = """async ([method, path, body, token, key]) => {
+  const {send} = await import(new URL('console/static/js/transport.js', document.baseURI).href);
+  const headers = {Accept: 'application/json'};
+  if (token) headers.Authorization = `Bearer ${token}`;
+  if (body !== null) headers['Content-Type'] = 'application/json';
+  if (key) headers['Idempotency-Key'] = key;
+  const answer = await send(path, {method, headers,
+    body: body === null ? undefined : JSON.stringify(body)});
+  const text = await answer.text();
+  return [answer.status, text ? JSON.parse(text) : null];
+}"""
+
+
+def built() -> Path:
+    """dist/pocket/, built now unless it is up to date (one build at a time on the machine)."""
+    if shutil.which("node") is None or shutil.which("npm") is None:
+        reason = "Node.js and npm are not installed: no pocket bundle to build"
+        if os.environ.get("TABLEBANK_REQUIRE_ALL") == "1":
+            pytest.fail(f"{reason} (TABLEBANK_REQUIRE_ALL=1)", pytrace=False)
+        pytest.skip(reason)
+    with open(Path(tempfile.gettempdir()) / "tablebank-pocket-build.lock", "w") as held:
+        fcntl.flock(held, fcntl.LOCK_EX)
+        done = subprocess.run(
+            [sys.executable, str(ROOT / "tools" / "pocket" / "build.py")],
+            capture_output=True,
+            text=True,
+            timeout=600,
+            check=False,
+        )
+    assert done.returncode == 0, done.stdout + done.stderr
+    return BUNDLE
+
+
+class Quiet(http.server.SimpleHTTPRequestHandler):
+    """A plain static file server's handler, with standard types (``.mjs``, ``.wasm``)."""
+
+    def log_message(self, format: str, *args: Any) -> None:
+        pass
+
+
+@contextlib.contextmanager
+def static_server(folder: Path) -> Iterator[str]:
+    """``folder`` served over HTTP on loopback; its base URL."""
+    handler = functools.partial(Quiet, directory=str(folder))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def wait_ready(page: Page) -> None:
+    """Until the page's bank has started (or failed to: the test then says why)."""
+    page.wait_for_function(
+        "() => ['ready', 'failed'].includes(document.documentElement.dataset.pocket)",
+        timeout=START_MS,
+    )
+    state = page.evaluate("() => document.documentElement.dataset.pocket")
+    assert state == "ready", state
+
+
+def call(
+    page: Page,
+    method: str,
+    path: str,
+    body: Any = None,
+    token: str | None = None,
+    key: str | None = None,
+) -> tuple[int, Any]:
+    """One request to the page's bank: its status and its body."""
+    status, answer = page.evaluate(CALL, [method, path, body, token, key])
+    return int(status), answer
+
+
+def new_game(page: Page, players: list[str], ruleset: str = "classic") -> dict[str, Any]:
+    """A game made in the page's bank, held by the page's console as if it made it there."""
+    status, game = call(
+        page, "POST", "/api/v1/games", {"name": "t", "ruleset": ruleset, "players": players}
+    )
+    assert status == 201, game
+    page.evaluate(
+        "g => localStorage.setItem('tablebank.games', JSON.stringify({[g.id]: g}))",
+        {
+            "id": game["id"],
+            "name": game["name"],
+            "ruleset": game["ruleset"],
+            "banker": game["banker_token"],
+            "tokens": game["tokens"],
+        },
+    )
+    return game  # type: ignore[no-any-return]
+
+
+def logged(page: Page, game: dict[str, Any], kind: str) -> list[dict[str, Any]]:
+    status, page_of = call(
+        page,
+        "GET",
+        f"/api/v1/games/{game['id']}/transactions?type={kind}",
+        None,
+        game["banker_token"],
+    )
+    assert status == 200, page_of
+    return page_of["items"]  # type: ignore[no-any-return]

@@ -1,0 +1,197 @@
+"""The pocket bank in a real browser (issue 30; docs/pocket.md): the bundle ``make pocket``
+builds, served by a plain static file server with no API behind it, runs the whole bank in the
+page's Web Worker and keeps each write in IndexedDB before it answers.
+
+- A family game made on the new-game screen, in Russian at 360 px: the console says the game
+  has no players' links and how to move it to a server; a salary tapped on the table survives a
+  reload; nothing is ever asked of another host.
+- A page killed right after a tap finds its move once or not at all, and its outbox sends what
+  it kept: never twice.
+- A write the device's storage refuses is a 503 ``storage_unavailable`` that records nothing;
+  sent again once there is room, it is recorded once.
+- A second tab waits for the first to let go of the bank, and says so.
+
+Figures from docs/rules.md: each player starts with 1,500; passing GO pays 200.
+"""
+
+# The players' names are Cyrillic, which RUF001 would take for look-alikes of Latin letters.
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from console_steps import money, new_page, settled, words
+from pocket import built, call, logged, new_game, static_server, wait_ready
+from server import Server
+
+pytestmark = pytest.mark.e2e
+
+with contextlib.suppress(ImportError):
+    from playwright.sync_api import Browser, Page, Route, expect
+
+
+@pytest.fixture(scope="module")
+def base() -> Iterator[str]:
+    with static_server(built()) as url:
+        yield url
+
+
+def only_this_host(page: Page, base: str) -> list[str]:
+    """Every request the page's context makes to another host is refused and listed."""
+    elsewhere: list[str] = []
+
+    def refuse(route: Route) -> None:
+        if route.request.url.startswith(base) or route.request.url.startswith(("data:", "blob:")):
+            route.fallback()
+        else:
+            elsewhere.append(route.request.url)
+            route.abort()
+
+    page.context.route("**/*", refuse)
+    return elsewhere
+
+
+def test_a_game_kept_on_the_phone_outlives_a_reload_and_asks_no_other_host(
+    browser: Browser, base: str, request: pytest.FixtureRequest
+) -> None:
+    page = new_page(browser, request, locale="ru-RU")
+    elsewhere = only_this_host(page, base)
+    page.goto(base)
+    wait_ready(page)
+    settled(page)
+    page.get_by_role("link", name=words(page, "new_game")).click()
+    page.locator("input[name=name]").fill("Пятница")
+    inputs = page.locator(".player-inputs input")
+    inputs.nth(0).fill("Аня")
+    inputs.nth(1).fill("Борис")
+    while inputs.count() > 2:
+        page.locator(".player-inputs li button").last.click()
+    page.get_by_test_id("create-game").click()
+    # No links to give: the game is on this phone. The way to give them is said.
+    links = page.get_by_test_id("pocket-links")
+    expect(links).to_contain_text(words(page, "pocket_no_links"))
+    expect(page.get_by_text(words(page, "move_to_server_hint"))).to_be_visible()
+    links.get_by_role("link", name=words(page, "to_the_table")).click()
+    expect(page.get_by_test_id("cash-p1")).to_have_text(money(page, 1500))
+    page.get_by_test_id("salary-p1").click()
+    expect(page.get_by_test_id("cash-p1")).to_have_text(money(page, 1700))  # 1,500 + 200
+    settled(page)
+
+    page.reload()
+    wait_ready(page)
+    expect(page.get_by_test_id("cash-p1")).to_have_text(money(page, 1700))
+    expect(page.get_by_test_id("cash-p2")).to_have_text(money(page, 1500))
+    assert elsewhere == []
+
+
+@pytest.mark.parametrize("after_ms", [0, 15, 60])
+def test_a_page_killed_right_after_a_tap_finds_its_move_once_or_not_at_all(
+    browser: Browser, base: str, request: pytest.FixtureRequest, after_ms: int
+) -> None:
+    page = new_page(browser, request)
+    page.goto(base)
+    wait_ready(page)
+    game = new_game(page, ["Ann", "Bob"])
+    page.goto(f"{base}#/g/{game['id']}")
+    expect(page.get_by_test_id("cash-p1")).to_have_text("$1,500")
+    settled(page)
+    page.get_by_test_id("salary-p1").click()
+    page.wait_for_timeout(after_ms)
+    context = page.context
+    page.close()  # the tab, and the bank's worker with it, gone at once
+
+    again = context.new_page()
+    again.goto(f"{base}#/g/{game['id']}")
+    wait_ready(again)
+    # What the outbox kept is sent again with its key; what it never kept was never shown.
+    again.wait_for_function(
+        "id => !JSON.parse(localStorage.getItem('tablebank.outbox.' + id) || '[]')"
+        ".some((e) => e.state === 'waiting')",
+        arg=game["id"],
+    )
+    salaries = logged(again, game, "salary")
+    assert len(salaries) in (0, 1), salaries
+    expect(again.get_by_test_id("cash-p1")).to_have_text(f"${1500 + 200 * len(salaries):,}")
+
+
+REFUSE_NEXT_WRITE = """() => {
+  // As IndexedDB does when the device's storage is full: the transaction aborts.
+  const add = IDBObjectStore.prototype.add;
+  IDBObjectStore.prototype.add = function (...args) {
+    IDBObjectStore.prototype.add = add;
+    const asked = add.apply(this, args);
+    this.transaction.abort();
+    return asked;
+  };
+}"""
+
+
+def test_a_write_the_device_cannot_keep_is_refused_and_records_nothing(
+    browser: Browser, base: str, request: pytest.FixtureRequest
+) -> None:
+    page = new_page(browser, request)
+    page.goto(base)
+    wait_ready(page)
+    game = new_game(page, ["Ann", "Bob"])
+    token = game["banker_token"]
+    pay: dict[str, Any] = {"type": "payment", "from": "p1", "to": "p2", "amount": 70}
+    (worker,) = page.workers
+    worker.evaluate(REFUSE_NEXT_WRITE)
+    path = f"/api/v1/games/{game['id']}/transactions"
+    status, problem = call(page, "POST", path, pay, token, key="k1")
+    assert (status, problem["code"]) == (503, "storage_unavailable"), problem
+    assert "nothing was recorded" in problem["detail"]
+    status, state = call(page, "GET", f"/api/v1/games/{game['id']}", None, token)
+    assert [p["cash"] for p in state["players"]] == [1500, 1500]
+    assert state["last_seq"] == 2  # the starting cash of each player, nothing after
+    # Room again: the same key records it, once.
+    status, txn = call(page, "POST", path, pay, token, key="k1")
+    assert (status, txn["seq"]) == (201, 3), txn
+    page.reload()
+    wait_ready(page)
+    status, state = call(page, "GET", f"/api/v1/games/{game['id']}", None, token)
+    assert [p["cash"] for p in state["players"]] == [1430, 1570]  # 1,500 - 70, 1,500 + 70
+
+
+def test_a_second_tab_waits_for_the_first_to_let_go(
+    browser: Browser, base: str, request: pytest.FixtureRequest
+) -> None:
+    page = new_page(browser, request)
+    page.goto(base)
+    wait_ready(page)
+    game = new_game(page, ["Ann", "Bob"])
+    second = page.context.new_page()
+    second.goto(base)
+    second.wait_for_function("() => document.documentElement.dataset.pocket === 'elsewhere'")
+    page.close()
+    wait_ready(second)
+    status, state = call(second, "GET", f"/api/v1/games/{game['id']}", None, game["banker_token"])
+    assert (status, state["last_seq"]) == (200, 2)
+
+
+def test_a_tablebank_server_serves_the_bundle_at_pocket(
+    browser: Browser, server: Server, request: pytest.FixtureRequest
+) -> None:
+    # API.md v1.3: any tablebank server serves the pocket mode at /pocket/ once it is built,
+    # with the console's strict headers but for WebAssembly and the bank's worker.
+    built()
+    page = new_page(browser, request)
+    answer = page.request.get(f"{server.base}/pocket/")
+    assert answer.status == 200
+    policy = answer.headers["content-security-policy"]
+    assert "'wasm-unsafe-eval'" in policy and "worker-src 'self'" in policy, policy
+    assert "'unsafe-eval'" not in policy.replace("'wasm-unsafe-eval'", "")
+    page.goto(f"{server.base}/pocket/")
+    wait_ready(page)
+    game = new_game(page, ["Ann", "Bob"])
+    # The game is the page's, not the server's: the server has never heard of it.
+    assert (
+        server.call("GET", f"/api/v1/games/{game['id']}", None, game["banker_token"]).status == 404
+    )
+    page.reload()
+    wait_ready(page)
+    status, state = call(page, "GET", f"/api/v1/games/{game['id']}", None, game["banker_token"])
+    assert (status, state["last_seq"]) == (200, 2)
