@@ -1,4 +1,4 @@
-"""Two things a family's pass found (issue 29), each seen in chromium:
+"""What a family's pass found (issue 29), each seen in chromium:
 
 - the Bankruptcy dialog offers as creditors exactly what the server's moves give the
   `bankruptcy` move's `creditor` field (the Bank and the players, docs/rules.md "Bankruptcy"),
@@ -6,7 +6,10 @@
   English at 1280 px, every house rule on, the pot on), and the creditor chosen is recorded;
 - a rename voided from the History says what the void does, the name going back ("Robert →
   Bob", from the `name` change of the server's dry run), in its preview, its toast and its
-  row, in English, Russian and Polish; the player's card shows the old name again.
+  row, in English, Russian and Polish; the player's card shows the old name again;
+- a player's statement heads its last column "Balance" ("Баланс", "Saldo") like its other
+  columns, not in the lowercase of the caption's "balance 1,700" ("Сумма баланс" read as one
+  phrase on a Russian phone at 360 px).
 
 Needs what tests/e2e/test_console.py needs (Playwright for Python, chromium).
 """
@@ -20,6 +23,7 @@ from console_steps import (
     card,
     goto,
     logged,
+    money,
     more,
     new_game,
     new_page,
@@ -136,3 +140,27 @@ def test_the_history_of_a_game_without_a_pot_offers_no_pot_to_filter_by(
     open_table(page, server, with_pot)
     goto(page, f"{server.base}/#/g/{with_pot['id']}/history")
     expect(page.locator("select[name=account] option").filter(has_text="Pula")).to_have_count(1)
+
+
+# The statement's column heads as a reader sees them, each capitalised like its neighbours: a
+# lowercase "баланс" after "Сумма" read as one phrase ("Сумма баланс") on a 360 px phone.
+STATEMENT_HEADS = {
+    "en-US": ["#", "What", "Amount", "Balance"],
+    "ru-RU": ["#", "Что", "Сумма", "Баланс"],
+    "pl-PL": ["#", "Co", "Kwota", "Saldo"],
+}
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_a_players_statement_heads_its_balance_column_as_a_column(
+    browser: Browser, server: Server, request: pytest.FixtureRequest, locale: str
+) -> None:
+    game = new_game(server, "classic", NAMES[locale][:3])
+    record(server, game, {"type": "salary", "player": "p1"})
+    page = new_page(browser, request, locale=locale)
+    page.set_viewport_size({"width": 360, "height": 740})
+    page.goto(f"{server.base}/play/{game['id']}#p=p1&token={game['tokens']['p1']}")
+    statement = page.locator("table.statement")
+    # docs/rules.md: 1500 at the start, then the salary of 200.
+    expect(statement.locator("tbody tr").first).to_contain_text(money(page, 1700))
+    expect(statement.locator("thead th")).to_have_text(STATEMENT_HEADS[locale])

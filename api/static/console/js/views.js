@@ -377,7 +377,9 @@ export function statementTable(ctx, statement) {
   return h('div', {class: 'table-scroll'}, h('table', {class: 'statement'},
     h('caption', {}, `${t('statement_of')} ${ctx.name(statement.account)} · ${t('balance')} ${ctx.money(statement.balance)}`),
     h('thead', {}, h('tr', {}, h('th', {scope: 'col'}, '#'), h('th', {scope: 'col'}, t('what')),
-      h('th', {scope: 'col', class: 'num'}, t('amount')), h('th', {scope: 'col', class: 'num'}, t('balance')))),
+      // A column's head, capitalised like the others (the caption's lowercase "balance" read
+      // as one phrase with "Amount" beside it).
+      h('th', {scope: 'col', class: 'num'}, t('amount')), h('th', {scope: 'col', class: 'num'}, t('balance_col')))),
     h('tbody', {}, [...statement.items].reverse().map((it) => h('tr', {},
       h('td', {}, String(it.seq)),
       h('td', {}, typeName(ctx, it.type), it.counterparty ? h('span', {class: 'muted'}, ` · ${ctx.name(it.counterparty)}`) : null,
