@@ -117,7 +117,7 @@ def new_game(page: Page, players: list[str], ruleset: str = "classic") -> dict[s
     )
     assert status == 201, game
     page.evaluate(
-        "g => localStorage.setItem('tablebank.games', JSON.stringify({[g.id]: g}))",
+        "g => localStorage.setItem('tablebank.pocket.games', JSON.stringify({[g.id]: g}))",
         {
             "id": game["id"],
             "name": game["name"],

@@ -54,6 +54,19 @@ def only_this_host(page: Page, base: str) -> list[str]:
     return elsewhere
 
 
+def create_on_screen(page: Page, name: str, players: list[str]) -> None:
+    """The new-game screen: a classic game of these players, created."""
+    page.get_by_role("link", name=words(page, "new_game")).click()
+    page.locator("input[name=name]").fill(name)
+    inputs = page.locator(".player-inputs input")
+    for index, player in enumerate(players):
+        inputs.nth(index).fill(player)
+    while inputs.count() > len(players):
+        page.locator(".player-inputs li button").last.click()
+    page.get_by_test_id("create-game").click()
+    expect(page.get_by_test_id("pocket-links")).to_be_visible()
+
+
 def test_a_game_kept_on_the_phone_outlives_a_reload_and_asks_no_other_host(
     browser: Browser, base: str, request: pytest.FixtureRequest
 ) -> None:
@@ -62,14 +75,7 @@ def test_a_game_kept_on_the_phone_outlives_a_reload_and_asks_no_other_host(
     page.goto(base)
     wait_ready(page)
     settled(page)
-    page.get_by_role("link", name=words(page, "new_game")).click()
-    page.locator("input[name=name]").fill("Пятница")
-    inputs = page.locator(".player-inputs input")
-    inputs.nth(0).fill("Аня")
-    inputs.nth(1).fill("Борис")
-    while inputs.count() > 2:
-        page.locator(".player-inputs li button").last.click()
-    page.get_by_test_id("create-game").click()
+    create_on_screen(page, "Пятница", ["Аня", "Борис"])
     # No links to give: the game is on this phone. The way to give them is said.
     links = page.get_by_test_id("pocket-links")
     expect(links).to_contain_text(words(page, "pocket_no_links"))
@@ -186,12 +192,61 @@ def test_a_tablebank_server_serves_the_bundle_at_pocket(
     assert "'unsafe-eval'" not in policy.replace("'wasm-unsafe-eval'", "")
     page.goto(f"{server.base}/pocket/")
     wait_ready(page)
-    game = new_game(page, ["Ann", "Bob"])
-    # The game is the page's, not the server's: the server has never heard of it.
-    assert (
-        server.call("GET", f"/api/v1/games/{game['id']}", None, game["banker_token"]).status == 404
+    settled(page)
+    create_on_screen(page, "Pocket only", ["Ann", "Bob"])
+    game_id = page.url.split("#/g/")[1].split("/")[0]
+    # The game is the page's, not the server's: the server has never heard of it, and the
+    # server's console on this very browser does not list it among its games.
+    token = page.evaluate(
+        "id => JSON.parse(localStorage.getItem('tablebank.pocket.games'))[id].banker", game_id
     )
-    page.reload()
+    assert server.call("GET", f"/api/v1/games/{game_id}", None, token).status == 404
+    page.goto(f"{server.base}/")
+    expect(page.get_by_role("link", name=words(page, "new_game"))).to_be_visible()
+    settled(page)
+    expect(page.locator(".game-list strong", has_text="Pocket only")).to_have_count(0)
+    page.goto(f"{server.base}/pocket/")
     wait_ready(page)
-    status, state = call(page, "GET", f"/api/v1/games/{game['id']}", None, game["banker_token"])
-    assert (status, state["last_seq"]) == (200, 2)
+    expect(page.locator(".game-list strong", has_text="Pocket only")).to_be_visible()
+
+
+def test_a_pocket_game_moves_to_the_server_that_served_it(
+    browser: Browser, server: Server, request: pytest.FixtureRequest
+) -> None:
+    # API.md v1.3: a pocket game moves to a server by an import of its export; the server
+    # checks it again and gives it a new id and tokens; the device's copy stays, read-only,
+    # marked as moved, with a link to the server's game.
+    built()
+    page = new_page(browser, request)
+    page.goto(f"{server.base}/pocket/")
+    wait_ready(page)
+    settled(page)
+    create_on_screen(page, "Moving day", ["Ann", "Bob"])
+    pocket_id = page.url.split("#/g/")[1].split("/")[0]
+    page.get_by_test_id("pocket-links").get_by_role(
+        "link", name=words(page, "to_the_table")
+    ).click()
+    page.get_by_test_id("salary-p1").click()
+    expect(page.get_by_test_id("cash-p1")).to_have_text("$1,700")  # 1,500 + 200
+    settled(page)
+    page.goto(f"{server.base}/pocket/#/g/{pocket_id}/players")
+    page.get_by_test_id("move-here").click()
+    # The server's console, on the moved game's links: a link for each player.
+    page.wait_for_url(f"{server.base}/#/g/*/players")
+    server_id = page.url.split("#/g/")[1].split("/")[0]
+    assert server_id != pocket_id
+    expect(page.locator(".link-card")).to_have_count(2)
+    token = page.evaluate(
+        "id => JSON.parse(localStorage.getItem('tablebank.games'))[id].banker", server_id
+    )
+    state = server.call("GET", f"/api/v1/games/{server_id}", None, token).body
+    assert [(p["name"], p["cash"]) for p in state["players"]] == [("Ann", 1700), ("Bob", 1500)]
+    # The copy on the device: marked as moved, read-only, linking to the server's game.
+    page.goto(f"{server.base}/pocket/#/g/{pocket_id}")
+    wait_ready(page)
+    expect(page.get_by_test_id("moved")).to_be_visible()
+    expect(page.get_by_test_id("moved").get_by_role("link")).to_have_attribute(
+        "href", f"{server.base}/#/g/{server_id}"
+    )
+    expect(page.get_by_test_id("salary-p1")).to_have_count(0)
+    expect(page.get_by_test_id("cash-p1")).to_have_text("$1,700")

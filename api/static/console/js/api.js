@@ -47,8 +47,10 @@ export const reachability = new EventTarget();
 const reached = (up) => reachability.dispatchEvent(new Event(up ? 'up' : 'down'));
 
 export class Api {
-  constructor(token = null) {
+  /** `via`: where the requests go (transport.js): the page's own bank unless told. */
+  constructor(token = null, via = send) {
     this.token = token;
+    this.send = via;
   }
 
   /** One call; resolves to {data, etag, status, replayed}, rejects with a Problem. `signal`
@@ -69,7 +71,7 @@ export class Api {
     for (let attempt = 0; ; attempt += 1) {
       let response;
       try {
-        response = await send(BASE + path, init);
+        response = await this.send(BASE + path, init);
       } catch (err) {
         // Given up by the caller: no answer, but nothing says the server is away.
         if (signal && signal.aborted) throw new Problem(0, {code: 'network', detail: 'stopped'});

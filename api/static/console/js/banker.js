@@ -26,7 +26,7 @@ import {loadMoves, movesKey} from './moves.js';
 import {themeSwitch} from './theme.js';
 import {keepGameSection, openFileSection} from './files.js';
 import {ownBox, loadParameters} from './ownbox.js';
-import {inPocket} from './transport.js';
+import {inPocket, sendToServer} from './transport.js';
 
 const main = document.getElementById('main');
 const top = document.getElementById('top');
@@ -133,6 +133,7 @@ function homeScreen({forgotten = null} = {}) {
           // told apart from the game it was kept from, which has the same name and day.
           snapshot(g.id)?.game.status === 'finished'
             ? [' ', h('span', {class: 'badge', dataset: {testid: 'game-finished'}}, t('status_finished'))] : null,
+          g.moved ? [' ', h('span', {class: 'badge', dataset: {testid: 'game-moved'}}, t('moved_badge'))] : null,
           h('span', {class: 'muted small'}, [g.ruleset ? rulesetTitle(g.ruleset) : null, createdOn(g.created),
             g.imported ? t('fi_opened_on', {date: createdOn(g.imported)}) : null]
             .filter(Boolean).map((x) => ` · ${x}`).join(''))),
@@ -791,7 +792,8 @@ async function tableScreen(ctx, {asOf = null, stale = () => false} = {}) {
   if (stale()) return;
   const view = asOf !== null ? Object.assign(Object.create(Object.getPrototypeOf(ctx)), ctx, {game}) : ctx;
   if (asOf !== null) view.setGame(game);
-  const readOnly = asOf !== null || game.status === 'finished';
+  // A game moved to a server goes on there: its copy here is kept as it was.
+  const readOnly = asOf !== null || game.status === 'finished' || Boolean(ctx.saved && ctx.saved.moved);
   const board = ctx.board;
 
   const head = h('section', {class: 'card game-head'},
@@ -808,6 +810,7 @@ async function tableScreen(ctx, {asOf = null, stale = () => false} = {}) {
   if (asOf !== null) {
     head.prepend(h('p', {class: 'banner'}, t('as_of', {seq: asOf}), ' ', h('a', {href: `#/g/${ctx.id}`}, t('back_to_now'))));
   }
+  if (ctx.saved && ctx.saved.moved) head.prepend(movedNotice(ctx.saved.moved));
   if (game.status === 'finished' && game.standings) {
     const headHash = h('code', {class: 'head-hash'}, (game.head || '').slice(0, 16).replace(/(.{4})/g, '$1 ').trim());
     head.append(h('h2', {}, t('standings')), standingsView(view, game.standings),
@@ -961,7 +964,7 @@ async function playersScreen(ctx, stale = () => false) {
       h('section', {class: 'card', dataset: {testid: 'pocket-links'}}, h('h1', {}, t('players_links')),
         h('p', {}, t('pocket_no_links')),
         h('a', {class: 'button primary', href: `#/g/${ctx.id}`}, t('to_the_table'))),
-      h('section', {class: 'card'}, h('h2', {}, t('move_to_server')), h('p', {}, t('move_to_server_hint'))),
+      moveSection(ctx),
       keepGameSection(ctx));
     return;
   }
@@ -1016,6 +1019,46 @@ async function playersScreen(ctx, stale = () => false) {
       h('p', {class: 'small muted'}, t('banker_link_hint')), bankerLink,
       h('button', {type: 'button', class: 'secondary', onclick: () => copy(bankerLink)}, t('copy')))));
   await draw();
+}
+
+/** Move to a server: where the pocket page was served by a tablebank server (at /pocket/), a
+ * tap imports the game's file there (the server checks every transaction again) and opens it
+ * in the server's console, with links for the players; anywhere, the file to open on one. */
+function moveSection(ctx) {
+  const status = h('div', {role: 'status', dataset: {testid: 'move-status'}});
+  const section = h('section', {class: 'card', dataset: {testid: 'move-to-server'}},
+    h('h2', {}, t('move_to_server')), h('p', {}, t('move_to_server_hint')), status);
+  if (ctx.saved.moved) {
+    replace(status, movedNotice(ctx.saved.moved));
+    return section;
+  }
+  const move = async () => {
+    button.disabled = true;
+    replace(status, h('p', {class: 'muted small'}, t('moving')));
+    try {
+      const {text} = await ctx.api.exportLog(ctx.id);
+      const key = ctx.saved.moveKey || store.save({id: ctx.id, moveKey: newKey()}).moveKey;
+      const moved = await new Api(null, sendToServer).importGame(text, key);
+      store.saveOnServer({id: moved.id, name: moved.name, ruleset: moved.ruleset, created: moved.created,
+        banker: moved.banker_token, tokens: moved.tokens, imported: new Date().toISOString()});
+      store.save({id: ctx.id, moved: moved.id});
+      window.location.assign(new URL(`/#/g/${moved.id}/players`, window.location.origin).href);
+    } catch (err) {
+      button.disabled = false;
+      replace(status, err instanceof Problem && err.status ? problemView(ctx, err) : h('p', {class: 'warn'}, t('move_failed')));
+    }
+  };
+  const button = h('button', {type: 'button', class: 'primary', dataset: {testid: 'move-here'}, onclick: move}, t('move_here'));
+  // Only a tablebank server answers its health check here; a static host does not.
+  sendToServer('/healthz', {cache: 'no-store', credentials: 'omit'})
+    .then((answer) => { if (answer.ok && !ctx.saved.moved) section.insertBefore(h('div', {class: 'row'}, button), status); })
+    .catch(() => { /* no server here: the file is the way */ });
+  return section;
+}
+
+function movedNotice(serverId) {
+  return h('p', {class: 'ok', dataset: {testid: 'moved'}}, t('moved_notice'), ' ',
+    h('a', {href: new URL(`/#/g/${serverId}`, window.location.origin).href}, t('open_on_server')));
 }
 
 async function copy(input) {

@@ -61,6 +61,7 @@ export const pl = {
   box_fix: 'Niektóre kwoty twojego pudełka nie zostały przyjęte: zobacz uwagę przy każdej z nich.',
   players_links: 'Linki graczy', links_intro: 'Każdy gracz skanuje swój kod (albo otwiera swój link), by śledzić własne pieniądze. Link jest kluczem gracza: daj go tylko jemu.',
   pocket_no_links: 'Ta gra jest zapisana na tym urządzeniu: gracze nie mają linków, a ich telefony nie śledzą stołu. Aby dać graczom linki, przenieś grę na serwer tablebank.', move_to_server: 'Przenieś na serwer', move_to_server_hint: 'Pobierz plik gry poniżej i otwórz go na ekranie startowym konsoli serwera: gra toczy się tam dalej, z linkami dla graczy. Ta kopia zostaje tutaj bez zmian.',
+  move_here: 'Przenieś na ten serwer', moving: 'Przenoszenie gry…', move_failed: 'Serwer nie odpowiedział: gra zostaje tutaj. Spróbuj ponownie albo użyj pliku.', moved_notice: 'Przeniesiono na serwer: gra toczy się tam dalej, a ta kopia zostaje tutaj bez zmian.', open_on_server: 'Otwórz na serwerze', moved_badge: 'przeniesiona na serwer',
   address_for_players: 'Adres dla telefonów graczy', address_hint: 'Uzupełniono adresem serwera w sieci przy stole. Zmień go, jeśli telefony nie otwierają swoich linków.',
   to_the_table: 'Do stołu', qr_of: 'Kod QR linku gracza {name}', link_of: 'Link gracza {name}', copy: 'Kopiuj',
   open_link: 'Otwórz', copied: 'Skopiowano', select_copy: 'Zaznaczono: skopiuj z menu urządzenia',

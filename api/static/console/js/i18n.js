@@ -70,6 +70,7 @@ export const en = {
   // links
   players_links: 'Players’ links', links_intro: 'Each player scans their code (or opens their link) to follow their own money. A link is that player’s key: give it only to them.',
   pocket_no_links: 'This game is kept on this device: the players have no links, and their phones do not follow the table. To give them links, move the game to a tablebank server.', move_to_server: 'Move to a server', move_to_server_hint: 'Download the game’s file below, then open it on the start screen of the server’s console: the game goes on there, with links for the players. This copy stays here as it was.',
+  move_here: 'Move to this server', moving: 'Moving the game…', move_failed: 'The server did not answer: the game stays here. Try again, or use the file.', moved_notice: 'Moved to the server: the game goes on there, and this copy stays here as it was.', open_on_server: 'Open it on the server', moved_badge: 'moved to the server',
   address_for_players: 'Address the players’ phones use', address_hint: 'Filled in with the server’s address on the table’s network. Change it if the phones cannot open their links.',
   to_the_table: 'To the table', qr_of: 'QR code of {name}’s link', link_of: '{name}’s link', copy: 'Copy',
   open_link: 'Open', copied: 'Copied', select_copy: 'Selected: copy it with your device’s menu',

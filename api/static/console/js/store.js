@@ -6,20 +6,24 @@
 // an address and is kept here at once; the address is then rewritten without it (banker.js,
 // play.js): the address bar, the history entry and a bookmark never hold one.
 
+import {inPocket} from './transport.js';
+
 const PREFIX = 'tablebank.';
-const GAMES = `${PREFIX}games`;
+// The games of the pocket bank are kept apart: served at a server's /pocket/, the pocket page
+// shares this browser's storage with the server's console, whose games are the server's.
+const GAMES = () => (inPocket() ? `${PREFIX}pocket.games` : `${PREFIX}games`);
 const PLAY = `${PREFIX}play.`;
 
 function read() {
   try {
-    return JSON.parse(localStorage.getItem(GAMES) || '{}') || {};
+    return JSON.parse(localStorage.getItem(GAMES()) || '{}') || {};
   } catch {
     return {};
   }
 }
 
 function write(games) {
-  localStorage.setItem(GAMES, JSON.stringify(games));
+  localStorage.setItem(GAMES(), JSON.stringify(games));
 }
 
 export function games() {
@@ -35,6 +39,15 @@ export function save(entry) {
   all[entry.id] = {...(all[entry.id] || {}), ...entry};
   write(all);
   return all[entry.id];
+}
+
+/** Keep a game of the server that served the page in its console's list, from the pocket
+ * page (a game moved there): the server's console then opens it as its own. */
+export function saveOnServer(entry) {
+  const key = `${PREFIX}games`;
+  const all = JSON.parse(localStorage.getItem(key) || '{}') || {};
+  all[entry.id] = entry;
+  localStorage.setItem(key, JSON.stringify(all));
 }
 
 export function forget(id) {

@@ -19,3 +19,9 @@ export function sendTo(pocket) {
 export function inPocket() {
   return sender !== null;
 }
+
+/** fetch(url, init) to the server that served the page, even in the pocket bundle: a pocket
+ * page served by a tablebank server at /pocket/ moves its games there. */
+export function sendToServer(url, init) {
+  return fetch(url, init);
+}
