@@ -14,6 +14,7 @@ import json
 from collections.abc import Iterable
 
 from flask import Flask
+from werkzeug.wrappers import Response
 
 from api import create_app
 from api.errors import STORAGE_RETRY_AFTER, problem
@@ -45,11 +46,7 @@ class PocketBank:
             environ_base={"REMOTE_ADDR": DEVICE},
         )
         try:
-            return (
-                response.status_code,
-                json.dumps(list(response.headers.items())),
-                response.get_data(as_text=True),
-            )
+            return answer(response)
         finally:
             response.close()
 
@@ -69,8 +66,14 @@ class PocketBank:
                 "Free some space (or move the game to a server), then record it again.",
                 headers={"Retry-After": str(STORAGE_RETRY_AFTER)},
             )
-        return (
-            response.status_code,
-            json.dumps(list(response.headers.items())),
-            response.get_data(as_text=True),
-        )
+        return answer(response)
+
+
+def answer(response: Response) -> tuple[int, str, str]:
+    """An answer as the worker hands it to the page: status, headers (a JSON list of name and
+    value pairs), body as text."""
+    return (
+        response.status_code,
+        json.dumps(list(response.headers.items())),
+        response.get_data(as_text=True),
+    )
