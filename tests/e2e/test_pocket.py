@@ -93,6 +93,32 @@ def test_a_game_kept_on_the_phone_outlives_a_reload_and_asks_no_other_host(
     assert elsewhere == []
 
 
+def test_after_one_visit_the_bank_opens_with_no_network(
+    browser: Browser, base: str, request: pytest.FixtureRequest
+) -> None:
+    # The bundle's service worker keeps every file at the first visit (docs/pocket.md).
+    page = new_page(browser, request)
+    page.goto(base)
+    wait_ready(page)
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+    game = new_game(page, ["Ann", "Bob"])
+    page.context.set_offline(True)
+    page.reload()
+    wait_ready(page)
+    status, txn = call(
+        page,
+        "POST",
+        f"/api/v1/games/{game['id']}/transactions",
+        {"type": "salary", "player": "p2"},
+        game["banker_token"],
+        key="offline-1",
+    )
+    assert (status, txn["balances"]["p2"]) == (201, 1700), txn  # 1,500 + 200
+    page.goto(f"{base}#/g/{game['id']}")
+    expect(page.get_by_test_id("cash-p2")).to_have_text("$1,700")
+    page.context.set_offline(False)
+
+
 @pytest.mark.parametrize("after_ms", [0, 15, 60])
 def test_a_page_killed_right_after_a_tap_finds_its_move_once_or_not_at_all(
     browser: Browser, base: str, request: pytest.FixtureRequest, after_ms: int
