@@ -10,9 +10,10 @@ start its Web Worker.
 
 from __future__ import annotations
 
+import mimetypes
 from pathlib import Path
 
-from flask import Blueprint, Response, abort, current_app, send_from_directory
+from flask import Blueprint, Response, abort, current_app, request, send_from_directory
 
 from api.console import SECURITY_HEADERS
 
@@ -42,6 +43,15 @@ def pocket_file(name: str = "index.html") -> Response:
     folder = Path(current_app.config.get("TABLEBANK_POCKET_DIR") or DEFAULT_DIR)
     if not (folder / "index.html").is_file():
         abort(404, "No pocket bundle was built for this server (make pocket).")
-    response = send_from_directory(folder, name, max_age=0)
+    packed = f"{name}.gz"
+    if "gzip" in request.accept_encodings and (folder / packed).is_file():
+        # The build's gzip copy (tools/pocket/build.py), sent as the file itself: the bundle is
+        # 30 MB of files and about a third of that with gzip.
+        response = send_from_directory(folder, packed, max_age=0)
+        response.content_encoding = "gzip"
+        response.mimetype = mimetypes.guess_type(name)[0] or "application/octet-stream"
+    else:
+        response = send_from_directory(folder, name, max_age=0)
+    response.vary.add("Accept-Encoding")
     response.headers["Cache-Control"] = "no-cache"  # the service worker keeps them; revalidate
     return response

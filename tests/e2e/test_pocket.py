@@ -216,6 +216,16 @@ def test_a_tablebank_server_serves_the_bundle_at_pocket(
     policy = answer.headers["content-security-policy"]
     assert "'wasm-unsafe-eval'" in policy and "worker-src 'self'" in policy, policy
     assert "'unsafe-eval'" not in policy.replace("'wasm-unsafe-eval'", "")
+    # The interpreter goes with gzip to a browser that takes it, as what it is.
+    wasm = page.request.get(
+        f"{server.base}/pocket/pyodide/pyodide.asm.wasm", headers={"Accept-Encoding": "gzip"}
+    )
+    assert wasm.status == 200
+    assert (wasm.headers["content-type"], wasm.headers["content-encoding"]) == (
+        "application/wasm",
+        "gzip",
+    )
+    assert wasm.body() == (built() / "pyodide" / "pyodide.asm.wasm").read_bytes()
     page.goto(f"{server.base}/pocket/")
     wait_ready(page)
     settled(page)

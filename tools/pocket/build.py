@@ -24,6 +24,7 @@ same inputs copies instead of building again (CI's fresh clones on one machine).
 from __future__ import annotations
 
 import argparse
+import gzip
 import hashlib
 import json
 import os
@@ -78,7 +79,10 @@ def main() -> None:
     for old in kept.parent.iterdir():  # one kept build is enough
         shutil.rmtree(old, ignore_errors=True)
     shutil.copytree(args.out, kept)
-    print(f"make pocket: {args.out} built ({size(args.out) / 1e6:.1f} MB, {digest[:12]})")
+    print(
+        f"make pocket: {args.out} built ({size(args.out) / 1e6:.1f} MB, "
+        f"{size(args.out, gzipped=True) / 1e6:.1f} MB with gzip, {digest[:12]})"
+    )
 
 
 def build(out: Path) -> None:
@@ -107,6 +111,7 @@ def build(out: Path) -> None:
     write_pages(out)
     write_notice(out / "NOTICE", notices)
     write_service_worker(out)
+    compress(out)
 
 
 def inputs_digest() -> str:
@@ -277,7 +282,7 @@ def write_service_worker(out: Path) -> None:
     files = sorted(
         p.relative_to(out).as_posix()
         for p in out.rglob("*")
-        if p.is_file() and p.name not in ("sw.js", "BUILD")
+        if p.is_file() and p.name not in ("sw.js", "BUILD") and p.suffix != ".gz"
     )
     digest = hashlib.sha256()
     for name in files:
@@ -288,8 +293,29 @@ def write_service_worker(out: Path) -> None:
     (out / "sw.js").write_text(script)
 
 
-def size(folder: Path) -> int:
-    return sum(p.stat().st_size for p in folder.rglob("*") if p.is_file())
+def compress(out: Path) -> None:
+    """A gzip copy beside each file that gains from one (``x.wasm.gz``), which a server may
+    send to a browser that accepts it (api/pocket_files.py, nginx's ``gzip_static``); the
+    service worker asks for the files by their own names and never sees these."""
+    for path in sorted(p for p in out.rglob("*") if p.is_file()):
+        data = path.read_bytes()
+        if len(data) < 1024:
+            continue
+        packed = gzip.compress(data, compresslevel=9, mtime=0)
+        if len(packed) < 0.9 * len(data):
+            path.with_name(path.name + ".gz").write_bytes(packed)
+
+
+def size(folder: Path, gzipped: bool = False) -> int:
+    """The bytes of the bundle's files, or of what a server sends with gzip (a file's .gz
+    where it has one)."""
+    total = 0
+    for path in folder.rglob("*"):
+        if not path.is_file() or path.suffix == ".gz":
+            continue
+        packed = path.with_name(path.name + ".gz")
+        total += (packed if gzipped and packed.exists() else path).stat().st_size
+    return total
 
 
 if __name__ == "__main__":
