@@ -12,10 +12,12 @@ import json
 import subprocess
 import sys
 import threading
+import tomllib
 from pathlib import Path
 from typing import Any
 
 import pytest
+from packaging.requirements import Requirement
 
 from api.pocket import PocketBank
 from ledger.journal import Journal, PocketRecorder, decode
@@ -201,9 +203,14 @@ def test_the_pocket_store_finds_a_games_events_by_their_versions() -> None:
         assert mine == theirs, (gt, lte, limit)
 
 
+def serving_only() -> list[str]:
+    pyproject = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    return list(pyproject["tool"]["tablebank"]["serving-only"])
+
+
 BLOCKED = """
 import importlib.abc, sys
-SERVING = {"gevent", "gunicorn", "rich"}
+SERVING = set(sys.argv[1:])
 class Blocked(importlib.abc.MetaPathFinder):
     def find_spec(self, name, path, target=None):
         if name.split(".")[0] in SERVING:
@@ -223,7 +230,32 @@ def test_the_bank_imports_nothing_only_serving_needs() -> None:
     # What a browser lacks (docs/pocket.md): gevent, gunicorn and rich are for `tablebank
     # serve` alone; the app, the ledger and the schemas import none of them.
     done = subprocess.run(
-        [sys.executable, "-c", BLOCKED], cwd=ROOT, capture_output=True, text=True, check=False
+        [sys.executable, "-c", BLOCKED, *serving_only()],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "[]"
+
+
+def test_the_bundle_pins_every_dependency_but_the_serving_ones() -> None:
+    # tools/pocket/requirements.txt: each within pyproject's range (the bundle's own tests,
+    # tests/e2e/test_pocket.py, run what it pins).
+    pyproject = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    wanted = {
+        Requirement(r).name.lower(): Requirement(r) for r in pyproject["project"]["dependencies"]
+    }
+    pins = {}
+    for line in (ROOT / "tools" / "pocket" / "requirements.txt").read_text().splitlines():
+        if line.strip() and not line.startswith("#"):
+            name, _, rest = line.partition("==")
+            pins[name.lower().replace("_", "-")] = rest.split()[0]
+    for name in serving_only():
+        assert name in wanted and name not in pins, name
+    for name, requirement in wanted.items():
+        if name in serving_only():
+            continue
+        assert name in pins, f"{name} is not pinned for the pocket bundle"
+        assert requirement.specifier.contains(pins[name]), (name, pins[name])
