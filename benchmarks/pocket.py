@@ -28,14 +28,18 @@ browser tests start it (``tests/e2e/browser.py``), at each CPU rate (x1, then x4
   response the server sent, gzipped); the bundle's size with gzip (and brotli where Python
   has it).
 - **Memory**: the resident memory (``VmRSS`` in ``/proc``) of chromium's renderer processes
-  with the bank ready and after the long game, less that of a blank page's (the page's extra
-  memory: the page, its Web Worker and its service worker run there); all of chromium's
-  processes likewise; the page's JS heap (CDP ``Performance.getMetrics``) and the worker's
-  WebAssembly heap (Pyodide's ``HEAP8``).
+  with the bank ready, after the long game's writes and after its replays and exports (the
+  page's garbage collected first), less that of a blank page's (the page's extra memory: the
+  page, its Web Worker and its service worker run there); all of chromium's processes
+  likewise; the page's JS heap (CDP ``Performance.getMetrics``) and the worker's WebAssembly
+  heap (Pyodide's ``HEAP8``).
+- **The CPU rate**: a fixed JS loop timed in the page and in its Web Worker. Chromium's
+  throttling slows the thread that asked for it, the page's main thread, and not the Web
+  Worker where the bank runs.
 - **Where the start goes** (unless ``--no-profile``), once the rest is measured: a fresh
   Worker of the page loads Pyodide again, step by step, with ``PYTHONPROFILEIMPORTTIME``: the
   interpreter, the packages' zip, ``import api.pocket`` (the modules that cost the most),
-  ``PocketBank()``.
+  ``PocketBank()``; then the same on the page's main thread, which the CPU rate does slow.
 
 It prints the table of ``docs/performance.md`` ("The pocket bank") and writes every figure to
 ``benchmarks/results/pocket.json``. ``--quick`` is a smoke run: few runs, a 40-transaction
@@ -191,33 +195,40 @@ WASM_HEAP = """() => {
   return builtins.get('__import__')('pyodide_js')._module.HEAP8.length;
 }"""
 
-# The worker's start again, step by step, in a fresh Worker of the page: where the time goes.
-PROFILE = """async ([runtime, site]) => {
-  const code = `self.onmessage = async ({data: [runtime, site]}) => {
-    try {
-      const lines = [];
-      const at = {};
-      const t0 = performance.now();
-      const {loadPyodide} = await import(runtime + 'pyodide.mjs');
-      at.loader = performance.now() - t0;
-      const py = await loadPyodide({indexURL: runtime, packages: [],
-        env: {PYTHONPROFILEIMPORTTIME: '1'}, stderr: (line) => lines.push(line)});
-      at.interpreter = performance.now() - t0;
-      const zip = await (await fetch(site)).arrayBuffer();
-      at.site_fetched = performance.now() - t0;
-      py.unpackArchive(zip, 'zip', {extractDir: '/pocket'});
-      py.runPython("import sys; sys.path.insert(0, '/pocket')");
-      at.site_unpacked = performance.now() - t0;
-      const before = lines.length;
-      py.runPython('import api.pocket');
-      at.imported = performance.now() - t0;
-      py.runPython('api.pocket.PocketBank([])');
-      at.bank = performance.now() - t0;
-      self.postMessage({at, lines: lines.slice(before)});
-    } catch (err) {
-      self.postMessage({error: String(err && err.stack || err)});
-    }
-  };`;
+# The worker's start again, step by step: Pyodide loaded, the packages unpacked, the bank's
+# module imported (with the interpreter's own import profile) and a bank made. Run in a fresh
+# Worker of the page (as the bank runs), and on the page's main thread, which the CPU rate
+# slows (it does not slow a Web Worker: see the docs).
+STEPS = """async (runtime, site) => {
+  const lines = [];
+  const at = {};
+  const t0 = performance.now();
+  const {loadPyodide} = await import(runtime + 'pyodide.mjs');
+  at.loader = performance.now() - t0;
+  const py = await loadPyodide({indexURL: runtime, packages: [],
+    env: {PYTHONPROFILEIMPORTTIME: '1'}, stderr: (line) => lines.push(line)});
+  at.interpreter = performance.now() - t0;
+  const zip = await (await fetch(site)).arrayBuffer();
+  at.site_fetched = performance.now() - t0;
+  py.unpackArchive(zip, 'zip', {extractDir: '/pocket'});
+  py.runPython("import sys; sys.path.insert(0, '/pocket')");
+  at.site_unpacked = performance.now() - t0;
+  const before = lines.length;
+  py.runPython('import api.pocket');
+  at.imported = performance.now() - t0;
+  py.runPython('api.pocket.PocketBank([])');
+  at.bank = performance.now() - t0;
+  return {at, lines: lines.slice(before)};
+}"""
+PROFILE_IN_WORKER = (
+    """async ([runtime, site]) => {
+  const code = `const steps = """
+    + STEPS
+    + """;
+    self.onmessage = async ({data: [runtime, site]}) => {
+      try { self.postMessage(await steps(runtime, site)); }
+      catch (err) { self.postMessage({error: String(err && err.stack || err)}); }
+    };`;
   const url = URL.createObjectURL(new Blob([code], {type: 'text/javascript'}));
   const worker = new Worker(url, {type: 'module'});
   const done = new Promise((resolve) => { worker.onmessage = (event) => resolve(event.data); });
@@ -226,6 +237,16 @@ PROFILE = """async ([runtime, site]) => {
   worker.terminate();
   return result;
 }"""
+)
+PROFILE_ON_PAGE = (
+    """async ([runtime, site]) => {
+  const steps = """
+    + STEPS
+    + """;
+  try { return await steps(runtime, site); }
+  catch (err) { return {error: String(err && err.stack || err)}; }
+}"""
+)
 
 
 # --- the static server, counting what it sends -------------------------------------------------
@@ -339,6 +360,14 @@ class Visit:
     timeline: dict[str, float]  # ms from the navigation's start: the worker's start, its files
 
 
+def settled_memory(session: Any) -> dict[str, float]:
+    """Chromium's memory once the page's garbage is collected (the worker's is not: CDP's
+    page session cannot ask it) and a second has passed."""
+    session.send("HeapProfiler.collectGarbage")
+    time.sleep(1)
+    return chromium_memory_mib()
+
+
 def throttled(page: Any, rate: int) -> tuple[Any, list[int]]:
     """The page's CDP session, with the CPU slowed ``rate`` times (1: not at all), and the
     list its ``Network.loadingFinished`` events fill (the page's own requests' bytes)."""
@@ -436,6 +465,7 @@ def starts(
     later: list[Visit] = []
     first_bytes: list[Counter[str]] = []
     later_bytes: list[float] = []
+    later_requests: Counter[str] = Counter()
     page_bytes_first: list[float] = []
     page_bytes_later: list[float] = []
     for _ in range(args.runs):
@@ -458,7 +488,9 @@ def starts(
                     visit(page, f"{server.url}#/g/{game['id']}", TABLE)
                 )
                 time.sleep(0.5)  # the browser's check of sw.js for a new version, if it asks
-                later_bytes.append(float(sum(server.take().values())))
+                sent = server.take()
+                later_bytes.append(float(sum(sent.values())))
+                later_requests.update(sent)
                 page_bytes_later.append(float(sum(loaded)))
         finally:
             context.close()
@@ -472,6 +504,7 @@ def starts(
         "first_visit_requests": first_bytes[0],
         "first_visit_page_cdp_bytes": spread(page_bytes_first),
         "later_visit_bytes": spread(later_bytes),
+        "later_visits_requests": later_requests,  # all the later visits' together
         "later_visit_page_cdp_bytes": spread(page_bytes_later),
     }
     for name, visits in (("cached", second), ("cached_later", later)):
@@ -520,6 +553,8 @@ def long_game(
             results[f"write_{name}_p99_ms"] = percentile(took, 0.99)
             results[f"write_{name}_max_ms"] = max(took)
         results["write_ratio"] = results["write_long_p50_ms"] / results["write_short_p50_ms"]
+        written = settled_memory(session)
+        results["wasm_heap_written_mib"] = worker.evaluate(WASM_HEAP) / 2**20
 
         base = f"/api/v1/games/{long['id']}"
         for what in ("replay", "export"):
@@ -529,15 +564,16 @@ def long_game(
             results[f"{what}_ms"] = spread(read["took"])
             results[f"{what}_bytes"] = read["bytes"]
 
-        time.sleep(1)
-        after = chromium_memory_mib()
+        after = settled_memory(session)
         metrics = {m["name"]: m["value"] for m in session.send("Performance.getMetrics")["metrics"]}
         results["memory_blank"] = blank
         results["memory_ready"] = ready
-        results["memory_long"] = after
+        results["memory_written"] = written
+        results["memory_read"] = after
         results["extra_renderer_ready_mib"] = ready["renderers"] - blank["renderers"]
-        results["extra_renderer_long_mib"] = after["renderers"] - blank["renderers"]
-        results["extra_chromium_long_mib"] = after["chromium"] - blank["chromium"]
+        results["extra_renderer_written_mib"] = written["renderers"] - blank["renderers"]
+        results["extra_renderer_read_mib"] = after["renderers"] - blank["renderers"]
+        results["extra_chromium_read_mib"] = after["chromium"] - blank["chromium"]
         results["page_js_heap_mib"] = metrics["JSHeapUsedSize"] / 2**20
         results["wasm_heap_mib"] = worker.evaluate(WASM_HEAP) / 2**20
 
@@ -551,15 +587,19 @@ def long_game(
         results["cached_long_answer_ms"] = spread([v.answer_ms for v in visits])
         results["cached_long_usable_ms"] = spread([v.usable_ms for v in visits])
         if args.profile:  # last: its second Pyodide must not warm anything measured above
-            results["profile"] = profile(page, server.url)
+            results["profile"] = profile(page, server.url, PROFILE_IN_WORKER)
+            results["profile_on_page"] = profile(page, server.url, PROFILE_ON_PAGE)
+            results["bank_start_in_worker_ms"] = results["profile"]["steps_ms"]["bank"]
+            results["bank_start_on_page_ms"] = results["profile_on_page"]["steps_ms"]["bank"]
     finally:
         context.close()
     return results
 
 
-def profile(page: Any, base: str) -> dict[str, Any]:
-    """The worker's start again in a fresh Worker: its steps, and the imports that cost most."""
-    found = page.evaluate(PROFILE, [f"{base}pyodide/", f"{base}python/site.zip"])
+def profile(page: Any, base: str, where: str) -> dict[str, Any]:
+    """The worker's start again (``PROFILE_IN_WORKER`` or ``PROFILE_ON_PAGE``): its steps, and
+    the imports that cost most."""
+    found = page.evaluate(where, [f"{base}pyodide/", f"{base}python/site.zip"])
     if "error" in found:
         raise RuntimeError(f"the start's profile failed: {found['error']}")
     modules = []
@@ -699,18 +739,32 @@ ROWS = (
     Row("first_visit_gzip_bytes", "first visit, served gzipped: MB", ".1f", MB, on_both(8)),
     Row("first_visit_page_cdp_bytes", "first visit: the page's own requests (CDP), MB", ".2f", MB),
     Row("later_visit_bytes", "later visit: from the network, KB", ".1f", KB, on_both(10), True),
-    Row("extra_renderer_ready_mib", "extra memory, bank ready: MiB (renderer RSS)", ".0f"),
     Row(
-        "extra_renderer_long_mib",
-        "extra memory, long game: MiB (renderer RSS)",
+        "extra_renderer_ready_mib",
+        "extra memory, bank ready: MiB (renderer RSS)",
         ".0f",
         limits=on_both(200),
     ),
-    Row("extra_chromium_long_mib", "extra memory, long game: MiB (all chromium)", ".0f"),
+    Row(
+        "extra_renderer_written_mib",
+        "extra memory, long game written: MiB (renderer RSS)",
+        ".0f",
+        limits=on_both(200),
+    ),
+    Row(
+        "extra_renderer_read_mib",
+        "extra memory, long game replayed: MiB (renderer RSS)",
+        ".0f",
+        limits=on_both(200),
+    ),
+    Row("extra_chromium_read_mib", "extra memory, long game replayed: MiB (all chromium)", ".0f"),
     Row("page_js_heap_mib", "the page's JS heap: MiB", ".1f"),
-    Row("wasm_heap_mib", "the worker's WebAssembly heap: MiB", ".0f"),
+    Row("wasm_heap_written_mib", "the worker's WebAssembly heap, long game written: MiB", ".0f"),
+    Row("wasm_heap_mib", "the worker's WebAssembly heap, long game replayed: MiB", ".0f"),
     Row("busy_page_ms", "a fixed JS loop in the page: ms", ".0f"),
     Row("busy_worker_ms", "the same loop in the Web Worker: ms", ".0f"),
+    Row("bank_start_in_worker_ms", "the bank's own start in a Worker: s", ".2f", S),
+    Row("bank_start_on_page_ms", "the bank's own start on the page's main thread: s", ".2f", S),
 )
 
 
@@ -768,27 +822,49 @@ def profile_lines(doc: dict[str, Any]) -> str:
     """The start's steps and the packages whose imports cost most, per rate."""
     out = []
     for rate, results in doc["rates"].items():
-        for start in ("cold", "cached", "cached_later"):
+        for start, name in (
+            ("cold", "cold start"),
+            ("cached", "2nd visit"),
+            ("cached_later", "later visits"),
+        ):
             points = results.get(f"{start}_timeline_ms")
             ready = results.get(f"{start}_ready_ms")
             if points and ready:
                 ordered = sorted(points.items(), key=lambda kv: kv[1])
                 line = ", ".join(f"{k} {v / 1000:.2f} s" for k, v in ordered)
                 out.append(
-                    f"{TIMES}{rate} {start} start (medians from the navigation): {line}, "
+                    f"{TIMES}{rate} {name} (medians from the navigation): {line}, "
                     f"bank ready {ready['median'] / 1000:.2f} s"
                 )
-        found = results.get("profile")
-        if not found:
-            continue
-        steps = ", ".join(f"{k} {v / 1000:.2f} s" for k, v in found["steps_ms"].items())
-        tops = ", ".join(
-            f"{k} {v:.0f} ms" for k, v in list(found["import_self_ms_by_package"].items())[:8]
-        )
-        out.append(f"{TIMES}{rate} start, step by step (cumulative): {steps}")
-        out.append(f"{TIMES}{rate} import api.pocket: {found['modules_imported']} modules; "
-                   f"self time by package: {tops}")  # fmt: skip
+        for key, where in (("profile", "in a Worker"), ("profile_on_page", "on the page")):
+            found = results.get(key)
+            if not found:
+                continue
+            steps = ", ".join(f"{k} {v / 1000:.2f} s" for k, v in found["steps_ms"].items())
+            tops = ", ".join(
+                f"{k} {v:.0f} ms" for k, v in list(found["import_self_ms_by_package"].items())[:8]
+            )
+            out.append(f"{TIMES}{rate} the start's steps {where} (cumulative): {steps}")
+            out.append(
+                f"{TIMES}{rate} import api.pocket {where}: {found['modules_imported']} modules; "
+                f"self time by package: {tops}"
+            )
     return "\n".join(out)
+
+
+START, END = "<!-- pocket:start -->", "<!-- pocket:end -->"
+
+
+def write_into(page: Path, doc: dict[str, Any]) -> None:
+    """Replace what stands between the pocket markers of ``page`` with this run's table."""
+    text = page.read_text(encoding="utf-8")
+    head, found, rest = text.partition(START)
+    _, found_end, tail = rest.partition(END)
+    if not (found and found_end):
+        raise SystemExit(f"{page} has no {START} ... {END} markers")
+    lines = "\n".join(f"- {line}" for line in profile_lines(doc).splitlines())
+    table = f"{markdown(doc)}\n\n{summary(doc)}\n\n{lines}"
+    page.write_text(f"{head}{START}\n{table}\n{END}{tail}", encoding="utf-8")
 
 
 # --- the run ------------------------------------------------------------------------------------
@@ -811,6 +887,13 @@ def parser() -> argparse.ArgumentParser:
     ap.add_argument("--no-profile", dest="profile", action="store_false",
                     help="skip the start's step-by-step profile")  # fmt: skip
     ap.add_argument(
+        "--write",
+        type=Path,
+        metavar="PAGE",
+        help="run nothing: put the table of the results (--json) into PAGE, between its "
+        f"{START} and {END} markers",
+    )
+    ap.add_argument(
         "--json",
         type=Path,
         help=f"where to write the results (default {RESULTS.relative_to(ROOT)}; "
@@ -828,6 +911,9 @@ def main(argv: list[str] | None = None) -> int:
     args.visits = args.visits or (2 if quick else 3)
     args.transactions = args.transactions or (40 if quick else 2000)
     rates = [int(r) for r in args.rates.split(",") if r.strip()]
+    if args.write:
+        write_into(args.write, json.loads(args.json.read_text(encoding="utf-8")))
+        return 0
     if not (BUNDLE / "BUILD").is_file():
         print(f"no bundle at {BUNDLE}: build it first (make pocket)", file=sys.stderr)
         return 2
