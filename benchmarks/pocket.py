@@ -9,8 +9,8 @@ browser tests start it (``tests/e2e/browser.py``), at each CPU rate (x1, then x4
   (empty HTTP cache, no service worker, no IndexedDB) opens the bundle's address; *cached*:
   ``--visits`` more visits in the same context (the tab closed, a new one opened), once the
   first one's service worker has kept every file, each at the table of a game of 10
-  transactions kept there: the second visit, and the third and later ones (chromium keeps the
-  WebAssembly it compiled only after a few loads); *cached, long game*: later visits with the
+  transactions kept there: the second visit, and the third and later ones (which start
+  faster than the second); *cached, long game*: later visits with the
   2,000-transaction game below kept too. Each is timed inside the page from the
   navigation's start (``performance.now()``): to the bank's first answer (``data-pocket`` is
   ``ready``, then one ``GET /api/v1/rulesets`` through the page's transport), and to the
