@@ -8,7 +8,7 @@ PORT   ?= 8000
 DB     ?= var/tablebank.sqlite
 
 .PHONY: run test test-sqlite test-postgres coverage check install install-test clean bench fuzz stress \
-	pocket
+	pocket bench-pocket
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -90,6 +90,13 @@ stress: install-test
 # copied from the one kept in ~/.cache/tablebank/pocket.
 pocket: $(BIN)/python
 	$(BIN)/python tools/pocket/build.py
+
+# The pocket bank's benchmark (docs/performance.md, "The pocket bank"): the bundle built, then
+# served by a plain static file server and driven in chromium at CPU x1 and x4 (Playwright: the
+# test extra); prints the table, writes benchmarks/results/pocket.json. About 10 minutes.
+# BENCH_ARGS passes options, e.g. `make bench-pocket BENCH_ARGS=--quick` or "--rates 1".
+bench-pocket: install-test pocket
+	$(BIN)/python -m benchmarks.pocket $(BENCH_ARGS)
 
 # The dev extra holds the test extras too: `make test` after it installs nothing again.
 check: $(BIN)/python

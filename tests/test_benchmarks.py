@@ -74,3 +74,49 @@ def test_quick_run_reports_every_row(store: Store, tmp_path: Path) -> None:
         assert row.label in lines, row.label
         cell = lines[row.label].split(" | ")[1]
         assert ("n/a" in cell) == (row not in measured), row.label
+
+
+@pytest.mark.e2e
+def test_quick_pocket_run_reports_every_row(tmp_path: Path) -> None:
+    """``make bench-pocket``'s smoke run at x1 (issue 30): every row has a figure, the server's
+    count saw the worker's and the service worker's fetches, and the bank's heap was read."""
+    from e2e.browser import CHROMIUM, unavailable
+    from e2e.pocket import built
+
+    bundle = built()  # skipped without Node.js and npm, failed where TABLEBANK_REQUIRE_ALL=1
+    if not Path(CHROMIUM).is_file():
+        unavailable(f"no chromium at {CHROMIUM}")
+    results = tmp_path / "pocket.json"
+    command = [sys.executable, "-m", "benchmarks.pocket", "--quick", "--rates", "1"]
+    command += ["--json", str(results)]
+    done = subprocess.run(
+        command, cwd=ROOT, capture_output=True, text=True, timeout=180, check=False
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+
+    from benchmarks.pocket import ROWS
+
+    doc = json.loads(results.read_text(encoding="utf-8"))
+    figures = doc["rates"]["1"]
+    assert [row.key for row in ROWS if row.key not in figures] == []
+    assert doc["config"]["transactions"] == 40
+    # Times from the navigation's start: the answer comes after the bank is ready.
+    for start in ("cold", "cached", "cached_later"):
+        assert figures[f"{start}_answer_ms"]["min"] >= figures[f"{start}_ready_ms"]["min"] > 0
+    # Every file of the bundle went over the network at the first visit (the service worker
+    # keeps each one), the interpreter and the packages among them: fetched by the worker.
+    files = [f for f in bundle.rglob("*") if f.is_file() and f.name != "BUILD"]
+    assert figures["first_visit_bytes"]["min"] >= sum(f.stat().st_size for f in files)
+    sent = figures["first_visit_requests"]
+    for path in ("/pyodide/pyodide.asm.wasm", "/python/site.zip", "/sw.js"):
+        assert sent[path] >= (bundle / path.lstrip("/")).stat().st_size, path
+    assert figures["wasm_heap_mib"] > 1 and figures["page_js_heap_mib"] > 0
+    assert figures["replay_bytes"] > 0 and figures["export_bytes"] > 0
+    steps = list(figures["profile"]["steps_ms"].values())
+    assert steps == sorted(steps) and figures["profile"]["modules_imported"] > 0
+    assert "api" in figures["profile"]["import_self_ms_by_package"]
+    # The printed table has a line for every row, with a figure in the x1 column.
+    lines = {line.split(" | ")[0].lstrip("| "): line for line in done.stdout.splitlines()}
+    for row in ROWS:
+        assert row.label in lines, row.label
+        assert "n/a" not in lines[row.label].split(" | ")[1], row.label
