@@ -429,8 +429,8 @@ def new_game(page: Any, transactions: int) -> dict[str, Any]:
     game = send(page, "POST", "/api/v1/games",
                 {"name": "bench", "ruleset": "classic", "players": ["Ann", "Bob"]})  # fmt: skip
     page.evaluate(
-        "g => localStorage.setItem('tablebank.games', JSON.stringify({"
-        "...JSON.parse(localStorage.getItem('tablebank.games') || '{}'), [g.id]: g}))",
+        "g => localStorage.setItem('tablebank.pocket.games', JSON.stringify({"
+        "...JSON.parse(localStorage.getItem('tablebank.pocket.games') || '{}'), [g.id]: g}))",
         {"id": game["id"], "name": game["name"], "ruleset": game["ruleset"],
          "banker": game["banker_token"], "tokens": game["tokens"]},
     )  # fmt: skip
