@@ -68,6 +68,7 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks import machine
+from benchmarks.report import put_between
 from benchmarks.workload import percentile
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -857,14 +858,8 @@ START, END = "<!-- pocket:start -->", "<!-- pocket:end -->"
 
 def write_into(page: Path, doc: dict[str, Any]) -> None:
     """Replace what stands between the pocket markers of ``page`` with this run's table."""
-    text = page.read_text(encoding="utf-8")
-    head, found, rest = text.partition(START)
-    _, found_end, tail = rest.partition(END)
-    if not (found and found_end):
-        raise SystemExit(f"{page} has no {START} ... {END} markers")
     lines = "\n".join(f"- {line}" for line in profile_lines(doc).splitlines())
-    table = f"{markdown(doc)}\n\n{summary(doc)}\n\n{lines}"
-    page.write_text(f"{head}{START}\n{table}\n{END}{tail}", encoding="utf-8")
+    put_between(page, START, END, f"{markdown(doc)}\n\n{summary(doc)}\n\n{lines}")
 
 
 # --- the run ------------------------------------------------------------------------------------

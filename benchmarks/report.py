@@ -194,13 +194,18 @@ START, END = "<!-- results:start -->", "<!-- results:end -->"
 
 def write_into(page: Path, doc: dict[str, Any]) -> None:
     """Replace what stands between the results markers of ``page`` with this run's table."""
-    text = page.read_text(encoding="utf-8")
-    head, found, rest = text.partition(START)
-    _, found_end, tail = rest.partition(END)
+    put_between(page, START, END, f"{markdown(doc)}\n\n{summary(doc)}")
+
+
+def put_between(page: Path, start: str, end: str, text: str) -> None:
+    """Replace what stands between the markers ``start`` and ``end`` of ``page`` with ``text``
+    (docs/performance.md holds a table of each benchmark between markers of its own)."""
+    whole = page.read_text(encoding="utf-8")
+    head, found, rest = whole.partition(start)
+    _, found_end, tail = rest.partition(end)
     if not (found and found_end):
-        raise SystemExit(f"{page} has no {START} ... {END} markers")
-    table = f"{markdown(doc)}\n\n{summary(doc)}"
-    page.write_text(f"{head}{START}\n{table}\n{END}{tail}", encoding="utf-8")
+        raise SystemExit(f"{page} has no {start} ... {end} markers")
+    page.write_text(f"{head}{start}\n{text}\n{end}{tail}", encoding="utf-8")
 
 
 def main(argv: list[str] | None = None) -> int:
