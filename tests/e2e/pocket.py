@@ -20,7 +20,7 @@ import tempfile
 import threading
 from collections.abc import Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import pytest
 
@@ -67,16 +67,25 @@ def built() -> Path:
 
 
 class Quiet(http.server.SimpleHTTPRequestHandler):
-    """A plain static file server's handler, with standard types (``.mjs``, ``.wasm``)."""
+    """A plain static file server's handler, with standard types (``.mjs``, ``.wasm``); the
+    paths it was asked for, in ``asked``."""
+
+    asked: ClassVar[list[str]] = []
 
     def log_message(self, format: str, *args: Any) -> None:
         pass
 
+    def send_head(self) -> Any:
+        self.asked.append(self.path.split("?")[0])
+        return super().send_head()
+
 
 @contextlib.contextmanager
-def static_server(folder: Path) -> Iterator[str]:
-    """``folder`` served over HTTP on loopback; its base URL."""
-    handler = functools.partial(Quiet, directory=str(folder))
+def static_server(folder: Path, asked: list[str] | None = None) -> Iterator[str]:
+    """``folder`` served over HTTP on loopback; its base URL. Each path asked for is added to
+    ``asked``."""
+    counting = type("Counting", (Quiet,), {"asked": asked if asked is not None else []})
+    handler = functools.partial(counting, directory=str(folder))
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()

@@ -93,6 +93,27 @@ def test_a_game_kept_on_the_phone_outlives_a_reload_and_asks_no_other_host(
     assert elsewhere == []
 
 
+def test_the_first_visit_fetches_each_file_of_the_bundle_once(
+    browser: Browser, request: pytest.FixtureRequest
+) -> None:
+    # sw.js: the bank starts once the service worker has taken the page, which keeps the big
+    # files as the bank loads them; its install fetches only the rest (docs/pocket.md).
+    asked: list[str] = []
+    with static_server(built(), asked) as here:
+        page = new_page(browser, request)
+        page.goto(here)
+        wait_ready(page)
+        page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+        page.evaluate("() => navigator.serviceWorker.ready.then(() => true)")
+        big = ["/pyodide/pyodide.asm.wasm", "/pyodide/python_stdlib.zip", "/python/site.zip"]
+        assert [asked.count(path) for path in big] == [1, 1, 1], asked
+        # Then nothing again: a reload comes from the service worker's copy.
+        del asked[:]
+        page.reload()
+        wait_ready(page)
+        assert [path for path in asked if path != "/sw.js"] == []
+
+
 def test_after_one_visit_the_bank_opens_with_no_network(
     browser: Browser, base: str, request: pytest.FixtureRequest
 ) -> None:

@@ -278,18 +278,23 @@ def write_notice(path: Path, wheels: list[str]) -> None:
 
 
 def write_service_worker(out: Path) -> None:
-    """sw.js: the bundle's files, kept under a name that changes with any of them."""
+    """sw.js: the bundle's files, each with its SHA-256, kept under a name that changes with
+    any of them."""
     files = sorted(
         p.relative_to(out).as_posix()
         for p in out.rglob("*")
         if p.is_file() and p.name not in ("sw.js", "BUILD") and p.suffix != ".gz"
     )
     digest = hashlib.sha256()
+    listed = []
     for name in files:
-        digest.update(name.encode() + b"\0" + (out / name).read_bytes())
+        data = (out / name).read_bytes()
+        digest.update(name.encode() + b"\0" + data)
+        listed.append([name, hashlib.sha256(data).hexdigest()])
+    listed.insert(0, ["./", next(d for name, d in listed if name == "index.html")])
     script = (HERE / "sw.js").read_text()
     script = script.replace("/* VERSION */", json.dumps(digest.hexdigest()[:16]))
-    script = script.replace("/* FILES */", ", ".join(json.dumps(f) for f in ["./", *files]))
+    script = script.replace("/* FILES */", ",\n  ".join(json.dumps(f) for f in listed))
     (out / "sw.js").write_text(script)
 
 

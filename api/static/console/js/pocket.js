@@ -7,10 +7,12 @@ import {sendTo} from './transport.js';
 
 const RUNTIME = new URL('../../../pyodide/', import.meta.url).href;
 const SITE = new URL('../../../python/site.zip', import.meta.url).href;
+// How long the first visit waits for the service worker to take the page before it starts the
+// bank anyway (the big files are then fetched twice: by the bank and by the install).
+const TAKEN_MS = 15_000;
 // Answers with no body, which a Response cannot be made with.
 const EMPTY = new Set([101, 103, 204, 205, 304]);
 
-const worker = new Worker(new URL('./pocket-worker.js', import.meta.url), {type: 'module'});
 const waiting = new Map(); // request id -> the promise's resolve and reject
 let next = 1;
 
@@ -18,7 +20,7 @@ let next = 1;
 export const pocket = new EventTarget();
 pocket.state = 'starting';
 
-worker.addEventListener('message', (event) => {
+function heard(event) {
   const message = event.data;
   if (message.type === 'answer') {
     const pending = waiting.get(message.id);
@@ -36,13 +38,24 @@ worker.addEventListener('message', (event) => {
     document.documentElement.dataset.pocket = pocket.state;
     pocket.dispatchEvent(new Event('change'));
   }
-});
-worker.addEventListener('error', (event) => {
+}
+
+function died(event) {
   // The worker died (out of memory, a script that failed to load): no answer will come.
   for (const [, pending] of waiting) pending.reject(new TypeError(`the pocket bank stopped: ${event.message}`));
   waiting.clear();
+}
+
+// The bank's worker, once the page may start it: where a service worker can keep the bundle,
+// only once it has taken the page (the first visit's big files then cross the network once:
+// it keeps them as the bank loads them, sw.js).
+const worker = controlled().then(() => {
+  const started = new Worker(new URL('./pocket-worker.js', import.meta.url), {type: 'module'});
+  started.addEventListener('message', heard);
+  started.addEventListener('error', died);
+  started.postMessage({type: 'start', runtime: RUNTIME, site: SITE});
+  return started;
 });
-worker.postMessage({type: 'start', runtime: RUNTIME, site: SITE});
 // The requests the bank has not answered yet, which the browser tests wait for as they wait
 // for a server's (tests/e2e/console_steps.py, settled()).
 Object.defineProperty(window, '__tbPocketWaiting', {value: () => waiting.size});
@@ -59,13 +72,33 @@ sendTo((url, init = {}) => {
     const id = next;
     next += 1;
     waiting.set(id, {resolve, reject});
-    worker.postMessage({type: 'request', id, method: init.method || 'GET',
-      path: address.pathname.replace(/^.*(?=\/api\/v1\/|\/healthz$)/, '') + address.search, headers, body});
+    const path = address.pathname.replace(/^.*(?=\/api\/v1\/|\/healthz$)/, '') + address.search;
+    worker.then((bank) => bank.postMessage({type: 'request', id, method: init.method || 'GET',
+      path, headers, body}));
   });
 });
 
-if ('serviceWorker' in navigator) {
-  navigator.serviceWorker.register(new URL('../../../sw.js', import.meta.url)).catch(() => {
-    // no worker (private mode, plain http on another host): the bank works, online only
+/** Once the bundle's service worker controls the page, or none will: none can register (a
+ * private window, plain http away from this device), the page was loaded past it (a forced
+ * reload), or it did not take the page within a while. */
+async function controlled() {
+  if (!('serviceWorker' in navigator)) return;
+  let registration;
+  try {
+    registration = await navigator.serviceWorker.register(new URL('../../../sw.js', import.meta.url));
+  } catch {
+    return; // the bank works, online only
+  }
+  if (navigator.serviceWorker.controller) return;
+  if (registration.active && registration.active.state === 'activated') return; // a forced reload
+  await new Promise((done) => {
+    navigator.serviceWorker.addEventListener('controllerchange', done, {once: true});
+    const installing = registration.installing || registration.waiting;
+    if (installing) {
+      installing.addEventListener('statechange', () => {
+        if (installing.state === 'redundant') done(); // its install failed
+      });
+    }
+    setTimeout(done, TAKEN_MS);
   });
 }
