@@ -65,14 +65,36 @@ PENDING = """(() => {
 })();""".replace("SHORT_TIMER_MS", str(SHORT_TIMER_MS))
 
 
+# The requests the pocket bundle's page hands its bank's Web Worker (pocket.js), which never
+# reach the network: each POST to the API (but a dry run) told to the test with its
+# Idempotency-Key, for ``new_page``'s check and ``pocket_writes``.
+HANDED = """(() => {
+  const post = Worker.prototype.postMessage;
+  Worker.prototype.postMessage = function (message, ...rest) {
+    if (message && message.type === 'request' && message.method === 'POST'
+        && message.path.startsWith('/api/v1/') && !message.path.includes('dry_run=true')) {
+      window.__tbHanded(message.path, (message.headers || {})['idempotency-key'] || '');
+    }
+    return post.call(this, message, ...rest);
+  };
+})();"""
+# Each page's POSTs handed to the pocket bank (``HANDED``): their paths and keys.
+_HANDED: dict[Any, list[tuple[str, str]]] = {}
+
+
 def new_page(browser: Browser, request: pytest.FixtureRequest, locale: str = "en-US") -> Page:
     """A page in a context of its own; at the end of the test, no script error and no
     Content-Security-Policy violation may have been reported, and every POST the console sent
-    to the API carried an Idempotency-Key (but a dry run, which records nothing)."""
+    to the API carried an Idempotency-Key (but a dry run, which records nothing), over the
+    network or handed to the pocket bank in the page (``HANDED``)."""
     context = browser.new_context(viewport=PHONE, locale=locale)
     context.add_init_script(PENDING)
     problems: list[str] = []
+    handed: list[tuple[str, str]] = []
+    context.expose_function("__tbHanded", lambda path, key: handed.append((path, key)))
+    context.add_init_script(HANDED)
     page = context.new_page()
+    _HANDED[page] = handed
     page.on(
         "request",
         lambda req: (
@@ -104,11 +126,23 @@ def new_page(browser: Browser, request: pytest.FixtureRequest, locale: str = "en
 
     def finish() -> None:
         _IN_FLIGHT.pop(page, None)
+        _HANDED.pop(page, None)
         context.close()
+        problems.extend(
+            f"POST without an Idempotency-Key to the pocket bank: {path}"
+            for path, key in handed
+            if not key
+        )
         assert problems == []
 
     request.addfinalizer(finish)
     return page
+
+
+def pocket_writes(page: Page) -> list[tuple[str, str]]:
+    """The POSTs to the API (but dry runs) the page has handed its pocket bank so far: each
+    one's path and Idempotency-Key."""
+    return list(_HANDED[page])
 
 
 def _pending(page: Page) -> tuple[int, int]:

@@ -18,6 +18,7 @@ import subprocess
 import sys
 import tempfile
 import threading
+import uuid
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -25,7 +26,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import pytest
 
 if TYPE_CHECKING:
-    from playwright.sync_api import Page
+    from playwright.sync_api import Page, Route
 
 ROOT = Path(__file__).resolve().parents[2]
 BUNDLE = ROOT / "dist" / "pocket"
@@ -96,6 +97,22 @@ def static_server(folder: Path, asked: list[str] | None = None) -> Iterator[str]
         server.server_close()
 
 
+def only_this_host(page: Page, base: str) -> list[str]:
+    """Every request the page's context makes to another host than ``base`` (the static
+    server's URL, with its closing slash) is refused and listed."""
+    elsewhere: list[str] = []
+
+    def refuse(route: Route) -> None:
+        if route.request.url.startswith(base) or route.request.url.startswith(("data:", "blob:")):
+            route.fallback()
+        else:
+            elsewhere.append(route.request.url)
+            route.abort()
+
+    page.context.route("**/*", refuse)
+    return elsewhere
+
+
 def wait_ready(page: Page) -> None:
     """Until the page's bank has started (or failed to: the test then says why)."""
     page.wait_for_function(
@@ -122,7 +139,11 @@ def call(
 def new_game(page: Page, players: list[str], ruleset: str = "classic") -> dict[str, Any]:
     """A game made in the page's bank, held by the page's console as if it made it there."""
     status, game = call(
-        page, "POST", "/api/v1/games", {"name": "t", "ruleset": ruleset, "players": players}
+        page,
+        "POST",
+        "/api/v1/games",
+        {"name": "t", "ruleset": ruleset, "players": players},
+        key=f"new-game-{uuid.uuid4()}",  # as the console sends every write (new_page checks)
     )
     assert status == 201, game
     page.evaluate(

@@ -14,8 +14,14 @@ brand), every visible control 44 x 44 CSS px at least, no toast or banner over a
   jackpot, a mortgage lifted, a trade, an IOU, a voided move, a refused payment and the
   bankruptcy the Bank covers, the finish.
 
+Each game is played twice, the same way: on a real ``tablebank serve``, and on the pocket bank
+(issue 30): the bundle ``make pocket`` builds, served by a plain static server with no API
+behind it, asking no other host; there the links screen says the game has no players' links and
+keeps its file, and the game is read through the page's own bank.
+
 Figures are docs/rules.md's, worked out in the comments. Needs what tests/e2e/test_console.py
-needs (Playwright for Python, chromium). The key screens are saved as pictures to look at by
+needs (Playwright for Python, chromium), and for the pocket cases what tests/e2e/test_pocket.py
+needs (Node.js and npm to build the bundle). The key screens are saved as pictures to look at by
 eye in a temporary directory (TABLEBANK_FAMILY_SCREENSHOTS=<dir> keeps them there).
 """
 
@@ -29,13 +35,16 @@ import contextlib
 import json
 import os
 import re
+from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
+import pocket
 import pytest
-from console_steps import card, english_words, new_page, problems, settled, words
+from console_steps import card, english_words, new_page, pocket_writes, problems, settled, words
 from layout import COVERED, SMALL, TAP
-from server import Server
+from server import Answer, Server
 
 pytestmark = pytest.mark.e2e
 
@@ -61,11 +70,39 @@ OWN_NAMES = re.compile(r"\b(?:tablebank|json|QR)\b")
 PLAYER_ID = re.compile(r"\bp\d+\b")
 
 
+class Reply(Protocol):
+    status: int
+    body: Any
+
+
+class Bank(Protocol):
+    """Where the bank is: the console's address, and a request to the bank that holds its
+    games (a ``tablebank serve``, or the pocket bank in the page)."""
+
+    base: str
+
+    def call(self, method: str, path: str, body: Any = None, token: str | None = None) -> Reply: ...
+
+
+@dataclass
+class Pocket:
+    """The pocket bundle at ``base`` (a plain static server), its bank in the page."""
+
+    page: Page
+    base: str
+
+    def call(self, method: str, path: str, body: Any = None, token: str | None = None) -> Answer:
+        status, answer = pocket.call(self.page, method, path, body, token)
+        return Answer(status, {}, answer)
+
+
 class Family:
     """The banker's phone at the table, and what each screen the family sees showed wrong."""
 
-    def __init__(self, page: Page, server: Server, locale: str, out: Path) -> None:
-        self.page, self.server, self.locale, self.out = page, server, locale, out
+    def __init__(self, page: Page, bank: Bank, locale: str, out: Path) -> None:
+        self.page, self.bank, self.locale, self.out = page, bank, locale, out
+        self.in_pocket = isinstance(bank, Pocket)
+        self.case = f"{locale[:2]}-{'pocket' if self.in_pocket else 'server'}"
         self.english = english_words(page, locale[:2])
         self.slugs: list[str] = []
         self.game: dict[str, Any] = {}
@@ -85,7 +122,7 @@ class Family:
         bad += page.evaluate(SMALL, TAP)
         if not self.dialog().count():  # behind a modal dialog, the page takes no tap at all
             bad += [f"covered: {line}" for line in page.evaluate(COVERED)["found"]]
-        slug = f"{self.locale[:2]}-{self.screens:02d}-" + re.sub(r"\W+", "-", name).strip("-")
+        slug = f"{self.case}-{self.screens:02d}-" + re.sub(r"\W+", "-", name).strip("-")
         if bad:
             self.found[f"{self.screens:02d} {name}"] = bad
         if bad or picture:
@@ -102,10 +139,10 @@ class Family:
             )
         )
 
-    # -- the game, as the server holds it (read only) ---------------------------------------
+    # -- the game, as the bank holds it (read only) -----------------------------------------
 
     def state(self) -> dict[str, Any]:
-        answer = self.server.call(
+        answer = self.bank.call(
             "GET", f"/api/v1/games/{self.game['id']}", None, self.game["banker"]
         )
         assert answer.status == 200, answer
@@ -156,9 +193,12 @@ class Family:
 
     def create(self, ruleset: str, name: str, players: list[str], options: list[str]) -> None:
         """The new-game screen: the rule set, the names in seat order, the house rules ticked;
-        then Links & QR, and the table."""
+        then Links & QR (on the pocket bank, the screen that says why there are no links), and
+        the table."""
         page = self.page
-        page.goto(self.server.base + "/")
+        page.goto(self.bank.base + "/")
+        if self.in_pocket:
+            pocket.wait_ready(page)
         settled(page)
         self.look("start")
         page.get_by_role("link", name=self.word("new_game")).click()
@@ -183,11 +223,21 @@ class Family:
         settled(page)
         self.look("new game", picture=True)
         page.get_by_test_id("create-game").click()
-        expect(page.locator(".link-card img.qr")).to_have_count(len(players))
+        if self.in_pocket:
+            # The game is on this phone: no links to give, and the way to give them said.
+            links = page.get_by_test_id("pocket-links")
+            expect(links).to_contain_text(self.word("pocket_no_links"))
+            expect(page.get_by_test_id("move-to-server")).to_contain_text(
+                self.word("move_to_server_hint")
+            )
+            expect(page.get_by_test_id("download-game")).to_be_visible()
+        else:
+            expect(page.locator(".link-card img.qr")).to_have_count(len(players))
         settled(page)
         self.look("links", picture=True)
+        kept = "tablebank.pocket.games" if self.in_pocket else "tablebank.games"
         (self.game,) = page.evaluate(
-            "Object.values(JSON.parse(localStorage.getItem('tablebank.games')))"
+            "key => Object.values(JSON.parse(localStorage.getItem(key)))", kept
         )
         self.slugs = sorted(self.state()["properties"])
         page.get_by_role("link", name=self.word("to_the_table")).click()
@@ -364,7 +414,8 @@ class Family:
         self.look("its statistics", picture=True)
 
     def after_the_game(self, tmp: Path) -> dict[str, Any]:
-        """The history and the replay of the finished game; its file from Links & QR."""
+        """The history and the replay of the finished game; its file from Links & QR (on the
+        pocket bank, from the screen in its place)."""
         page = self.page
         self.history()
         self.look("history of the finished game")
@@ -373,6 +424,8 @@ class Family:
         settled(page)
         self.look("replay", picture=True)
         page.locator("nav a[href$='/players']").click()
+        if self.in_pocket:
+            expect(page.get_by_test_id("pocket-links")).to_be_visible()
         expect(page.get_by_test_id("download-game")).to_be_visible()
         settled(page)
         self.look("links of the finished game")
@@ -711,25 +764,53 @@ def play_elite_in_polish(f: Family) -> None:
 PLAYS = {"ru-RU": play_classic_in_russian, "pl-PL": play_elite_in_polish}
 
 
+@pytest.fixture(scope="module")
+def pocket_url() -> Iterator[str]:
+    """The pocket bundle, built, on a plain static server with no API behind it."""
+    with pocket.static_server(pocket.built()) as url:
+        yield url
+
+
+@pytest.mark.parametrize("where", ["server", "pocket"])
 @pytest.mark.parametrize("locale", ["ru-RU", "pl-PL"])
 def test_a_family_plays_a_whole_game_in_its_language_on_a_phone(
     browser: Browser,
-    server: Server,
     screenshots: Path,
     tmp_path: Path,
     request: pytest.FixtureRequest,
     locale: str,
+    where: str,
 ) -> None:
+    """The same game on a ``tablebank serve`` and on the pocket bank of a static host."""
     page = new_page(browser, request, locale=locale)
-    page.goto(server.base + "/")
-    f = Family(page, server, locale, screenshots)
+    bank: Bank
+    elsewhere: list[str] = []
+    if where == "pocket":
+        url: str = request.getfixturevalue("pocket_url")
+        elsewhere = pocket.only_this_host(page, url)
+        bank = Pocket(page, url.rstrip("/"))
+    else:
+        server: Server = request.getfixturevalue("server")
+        bank = server
+    page.goto(bank.base + "/")
+    f = Family(page, bank, locale, screenshots)
     PLAYS[locale](f)
     exported = f.after_the_game(tmp_path)
     # The file holds the whole log: every transaction, the finish last.
     kinds = [txn["type"] for txn in exported["transactions"]]
     assert len(kinds) == f.state()["last_seq"] and kinds[-1] == "finish", kinds
     assert f.screens >= 40
-    (f.out / f"found-{locale}.json").write_text(json.dumps(f.found, ensure_ascii=False, indent=1))
+    if f.in_pocket:
+        # Nothing asked of another host; and the check that every write carries its
+        # Idempotency-Key (new_page) saw the writes the page handed its bank: the game's
+        # creation first, then a key of its own for each move recorded after the players'
+        # starting cash (a refused one has its key too).
+        assert elsewhere == []
+        writes = pocket_writes(page)
+        assert writes[0][0] == "/api/v1/games", writes
+        moves = {key for path, key in writes if path.endswith("/transactions")}
+        assert len(moves) >= len(kinds) - len(f.state()["players"]), writes
+    (f.out / f"found-{f.case}.json").write_text(json.dumps(f.found, ensure_ascii=False, indent=1))
     assert f.found == {}, "\n".join(
-        [*(f"{where}: {line}" for where, lines in f.found.items() for line in lines), str(f.out)]
+        [*(f"{screen}: {line}" for screen, lines in f.found.items() for line in lines), str(f.out)]
     )

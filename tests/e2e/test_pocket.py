@@ -24,34 +24,19 @@ from typing import Any
 
 import pytest
 from console_steps import money, new_page, settled, words
-from pocket import built, call, logged, new_game, static_server, wait_ready
+from pocket import built, call, logged, new_game, only_this_host, static_server, wait_ready
 from server import Server
 
 pytestmark = pytest.mark.e2e
 
 with contextlib.suppress(ImportError):
-    from playwright.sync_api import Browser, Page, Route, expect
+    from playwright.sync_api import Browser, Page, expect
 
 
 @pytest.fixture(scope="module")
 def base() -> Iterator[str]:
     with static_server(built()) as url:
         yield url
-
-
-def only_this_host(page: Page, base: str) -> list[str]:
-    """Every request the page's context makes to another host is refused and listed."""
-    elsewhere: list[str] = []
-
-    def refuse(route: Route) -> None:
-        if route.request.url.startswith(base) or route.request.url.startswith(("data:", "blob:")):
-            route.fallback()
-        else:
-            elsewhere.append(route.request.url)
-            route.abort()
-
-    page.context.route("**/*", refuse)
-    return elsewhere
 
 
 def create_on_screen(page: Page, name: str, players: list[str]) -> None:
