@@ -193,8 +193,8 @@ class Family:
 
     def create(self, ruleset: str, name: str, players: list[str], options: list[str]) -> None:
         """The new-game screen: the rule set, the names in seat order, the house rules ticked;
-        then Links & QR (on the pocket bank, the screen that says why there are no links), and
-        the table."""
+        then Links & QR (on the pocket bank, Server & file: the screen that says why there are no
+        links), and the table."""
         page = self.page
         page.goto(self.bank.base + "/")
         if self.in_pocket:
@@ -415,7 +415,7 @@ class Family:
 
     def after_the_game(self, tmp: Path) -> dict[str, Any]:
         """The history and the replay of the finished game; its file from Links & QR (on the
-        pocket bank, from the screen in its place)."""
+        pocket bank, from Server & file in its place)."""
         page = self.page
         self.history()
         self.look("history of the finished game")

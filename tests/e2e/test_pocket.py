@@ -78,6 +78,34 @@ def test_a_game_kept_on_the_phone_outlives_a_reload_and_asks_no_other_host(
     assert elsewhere == []
 
 
+@pytest.mark.parametrize("locale", ["en-US", "ru-RU", "pl-PL"])
+def test_a_pocket_game_is_said_to_be_on_no_server(
+    browser: Browser, base: str, request: pytest.FixtureRequest, locale: str
+) -> None:
+    # The section tab and the "Forget" question speak of a game kept on this device alone,
+    # whose file is the way back, not of links, QR codes and a server that keeps the log.
+    page = new_page(browser, request, locale=locale)
+    page.goto(base)
+    wait_ready(page)
+    settled(page)
+    create_on_screen(page, "Piątek", ["Ann", "Bob"])
+    nav = page.get_by_role("navigation")
+    expect(nav.get_by_role("link", name=words(page, "nav_pocket"))).to_be_visible()
+    expect(nav).not_to_contain_text(words(page, "nav_players"))
+    page.goto(base)
+    wait_ready(page)
+    row = page.locator("li[data-game]").filter(has_text="Piątek")
+    row.get_by_test_id("forget-game").click()
+    dialog = page.locator("dialog[open]")
+    expect(dialog).to_contain_text(words(page, "forget_confirm_pocket", name="Piątek"))
+    expect(dialog).to_contain_text(words(page, "fg_hint_pocket"))
+    expect(dialog).not_to_contain_text(words(page, "fg_hint"))
+    dialog.get_by_test_id("forget-game-confirm").click()
+    expect(page.get_by_test_id("game-forgotten")).to_have_text(
+        words(page, "fg_done_pocket", name="Piątek")
+    )
+
+
 def test_the_first_visit_fetches_each_file_of_the_bundle_once(
     browser: Browser, request: pytest.FixtureRequest
 ) -> None:

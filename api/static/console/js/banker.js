@@ -100,7 +100,7 @@ function fakeCtx() {
 function topbar(ctx, view) {
   document.title = ctx ? `${ctx.game.name} · tablebank` : 'tablebank';
   const nav = ctx ? h('nav', {'aria-label': t('sections')}, h('ul', {},
-    [['table', t('nav_table')], ['players', t('nav_players')], ['history', t('nav_history')], ['replay', t('nav_replay')]]
+    [['table', t('nav_table')], ['players', t(inPocket() ? 'nav_pocket' : 'nav_players')], ['history', t('nav_history')], ['replay', t('nav_replay')]]
       .map(([v, label]) => h('li', {}, h('a', {href: `#/g/${ctx.id}${v === 'table' ? '' : `/${v}`}`,
         'aria-current': v === view ? 'page' : null}, label))))) : null;
   replace(top,
@@ -126,7 +126,7 @@ function homeScreen({forgotten = null} = {}) {
       h('p', {}, t('home_intro')),
       h('a', {class: 'button primary', href: '#/new'}, t('new_game'))),
     h('section', {class: 'card'}, h('h2', {}, t('games_here')),
-      forgotten ? h('p', {class: 'ok', role: 'status', dataset: {testid: 'game-forgotten'}}, t('fg_done', {name: forgotten})) : null,
+      forgotten ? h('p', {class: 'ok', role: 'status', dataset: {testid: 'game-forgotten'}}, t(inPocket() ? 'fg_done_pocket' : 'fg_done', {name: forgotten})) : null,
       games.length ? h('ul', {class: 'game-list'}, games.map((g) => h('li', {dataset: {game: g.id}},
         h('span', {class: 'grow'}, h('a', {href: `#/g/${g.id}`}, h('strong', {}, g.name || g.id)),
           // A finished game said so (as this device last saw it); a copy opened from a file
@@ -185,15 +185,17 @@ function bankerLinkIn(text) {
  * Forgetting a game on this device, once the banker confirms: its banker token, the players'
  * links, the table as last seen and the outbox go from this device; the game stays on the
  * server. Moves still waiting in the outbox are counted in the question: they are dropped only
- * if the banker says so.
+ * if the banker says so. A pocket game is on no server: its log stays in this browser's storage
+ * with no way back to it but its file, and the question says so.
  */
 function forgetGameDialog(g) {
   const name = g.name || g.id;
   const waiting = waitingMoves(g.id).length;
   modal(t('fg_title'), (body, dialog) => {
     body.append(
-      h('p', {}, t('forget_confirm', {name})),
-      h('p', {class: 'small'}, t('fg_hint')),
+      // A pocket game is kept nowhere else: its file is the way back (unless it was moved).
+      h('p', {}, t(inPocket() && !g.moved ? 'forget_confirm_pocket' : 'forget_confirm', {name})),
+      h('p', {class: 'small'}, t(!inPocket() ? 'fg_hint' : g.moved ? 'fg_hint_moved' : 'fg_hint_pocket')),
       waiting ? h('p', {class: 'problem', dataset: {testid: 'forget-waiting'}}, t('fg_waiting', {n: waiting})) : null,
       h('div', {class: 'actions'},
         h('button', {type: 'button', class: 'secondary', onclick: () => dialog.close()}, t('cancel')),

@@ -1,11 +1,13 @@
 // Polski.
 export const pl = {
   sections: 'Sekcje', nav_table: 'Stół', nav_players: 'Linki i QR', nav_history: 'Historia', nav_replay: 'Powtórka',
+  nav_pocket: 'Serwer i plik',
   theme: 'Motyw', theme_auto: 'Auto', theme_light: 'Jasny', theme_dark: 'Ciemny',
   language: 'Język', home_title: 'Bank twojej gry planszowej',
   home_intro: 'Zapisuj każdy ruch pieniędzy przy stole; gracze śledzą swoje pieniądze na własnych telefonach.',
   new_game: 'Nowa gra', games_here: 'Gry na tym urządzeniu', no_games_here: 'Na tym urządzeniu nie ma jeszcze gier.',
   forget: 'Zapomnij', forget_confirm: 'Zapomnieć „{name}” na tym urządzeniu? Gra zostanie na serwerze.',
+  forget_confirm_pocket: 'Zapomnieć „{name}” na tym urządzeniu? Bez pliku gry nikt jej już nie otworzy.',
   open_banker_link: 'Kontynuuj na tym urządzeniu', open_banker_link_hint: 'Wklej link bankiera z urządzenia, na którym utworzono grę.',
   banker_link: 'Link bankiera', banker_link_hint: 'Otwiera tę grę jako bankier na innym urządzeniu, razem z linkami graczy. Trzymaj go w tajemnicy: pozwala zapisać wszystko.',
   open: 'Otwórz', back_home: 'Na początek', something_wrong: 'Coś poszło nie tak',
@@ -15,9 +17,12 @@ export const pl = {
   // shared devices (issue 20): a game forgotten on the banker's device, a player's link on a phone
   fg_title: 'Zapomnij grę na tym urządzeniu',
   fg_hint: 'Zapomni ją tylko to urządzenie: link bankiera, linki graczy i ostatnio widziany stół. Gra i jej dziennik zostają na serwerze, a inne urządzenie z linkiem bankiera działa dalej jak dotąd. Jeśli żadne inne urządzenie nie ma linku bankiera, najpierw zachowaj jego kopię („Linki i QR”, „Link bankiera”): bez niego nikt już niczego w tej grze nie zapisze.',
+  fg_hint_pocket: 'Ta gra jest przechowywana tylko na tym urządzeniu, w tej przeglądarce. Zapomniana zniknie z listy: nikt jej już nie otworzy ani niczego w niej nie zapisze. Jej dziennik zostanie w pamięci przeglądarki, ale poza zasięgiem. Aby grać w nią później lub gdzie indziej, najpierw pobierz jej plik („Serwer i plik”, „Zachowaj tę grę”).',
+  fg_hint_moved: 'Ta kopia została przeniesiona na serwer, gdzie gra toczy się dalej: zapomnienie jej tutaj niczego tam nie zmienia.',
   fg_waiting: 'Ruchy zrobione na tym urządzeniu, które jeszcze nie dotarły do serwera: {n}. Jeśli zapomnisz grę, przepadną i nigdy nie zostaną zapisane.',
   fg_confirm: 'Zapomnij grę', fg_drop: 'Zapomnij i porzuć ruchy',
   fg_done: 'Gra „{name}” jest zapomniana na tym urządzeniu. Na serwerze została.',
+  fg_done_pocket: 'Gra „{name}” jest zapomniana na tym urządzeniu. Zachowany plik, jeśli go masz, otworzy ją znowu jako nową grę.',
   dv_title: 'To urządzenie',
   dv_hint: 'To urządzenie pamięta twój link, więc ta strona otwiera się sama. Jeśli z telefonu korzystają też inni, odchodząc od stołu, dotknij „Zapomnij to urządzenie”.',
   dv_forget: 'Zapomnij to urządzenie', dv_forget_title: 'Zapomnieć to urządzenie?',
@@ -369,7 +374,7 @@ export const pl = {
   // files (issue 22)
   fi_keep_title: 'Zachowaj tę grę',
   fi_keep_hint: 'Zapisz plik gry: cały jej dziennik, każdą operację z jej skrótem, bez linków i kluczy. Otwórz go na ekranie startowym dowolnego tablebank, aby grać dalej tam: stanie się nową grą, z nowymi linkami dla graczy.',
-  fi_download: 'Pobierz plik gry', fi_making: 'Serwer przygotowuje plik…',
+  fi_download: 'Pobierz plik gry', fi_making: 'Przygotowywanie pliku gry…',
   fi_saved: 'Zapisano:', fi_try_again: 'Spróbuj ponownie',
   fi_waiting: 'Ruchów zrobionych na tym urządzeniu, które jeszcze nie dotarły do serwera, nie ma w pliku: {n}.',
   fi_busy: 'Serwer jest zajęty innymi długimi odczytami. Spróbuj ponownie za {s} s.',

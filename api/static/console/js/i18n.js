@@ -8,11 +8,13 @@ import * as store from './store.js';
 export const en = {
   // navigation and screens
   sections: 'Sections', nav_table: 'Table', nav_players: 'Links & QR', nav_history: 'History', nav_replay: 'Replay',
+  nav_pocket: 'Server & file',
   theme: 'Theme', theme_auto: 'Auto', theme_light: 'Light', theme_dark: 'Dark',
   language: 'Language', home_title: 'The bank of your board game',
   home_intro: 'Record every movement of money at the table; the players follow their own money on their phones.',
   new_game: 'New game', games_here: 'Games on this device', no_games_here: 'No games on this device yet.',
   forget: 'Forget', forget_confirm: 'Forget “{name}” on this device? The game stays on the server.',
+  forget_confirm_pocket: 'Forget “{name}” on this device? Without its file, nobody can open it again.',
   open_banker_link: 'Continue on this device', open_banker_link_hint: 'Paste the banker link from the device that created the game.',
   banker_link: 'Banker link', banker_link_hint: 'Opens this game as banker on another device, with the players’ links. Keep it secret: it can record anything.',
   open: 'Open', back_home: 'Back to the start', something_wrong: 'Something went wrong',
@@ -22,9 +24,12 @@ export const en = {
   // shared devices (issue 20): a game forgotten on the banker's device, a player's link on a phone
   fg_title: 'Forget this game on this device',
   fg_hint: 'Only this device forgets it: its banker link, the players’ links and the table as last seen. The game and its log stay on the server, and another device with the banker link goes on as before. If no other device has the banker link, keep a copy first (Links & QR, Banker link): without it nobody can record in this game again.',
+  fg_hint_pocket: 'This game is kept only on this device, in this browser. Once forgotten, it leaves the list: nobody can open it or record in it again. Its log stays in the browser’s storage, out of reach. To go on with it later or elsewhere, first download its file (Server & file, Keep this game).',
+  fg_hint_moved: 'This copy was moved to a server, where the game goes on: forgetting it here changes nothing there.',
   fg_waiting: 'Moves made on this device that have not reached the server yet: {n}. Forgetting the game drops them: they will never be recorded.',
   fg_confirm: 'Forget the game', fg_drop: 'Forget it and drop the moves',
   fg_done: '“{name}” is forgotten on this device. It stays on the server.',
+  fg_done_pocket: '“{name}” is forgotten on this device. Its file, if you kept one, opens it again as a new game.',
   dv_title: 'This device',
   dv_hint: 'This device keeps your link, so this page opens again by itself. On a phone others use too, tap “Forget this device” when you leave the table.',
   dv_forget: 'Forget this device', dv_forget_title: 'Forget this device?',
@@ -383,7 +388,7 @@ export const en = {
   // files (issue 22)
   fi_keep_title: 'Keep this game',
   fi_keep_hint: 'Save the game’s file: its whole log, every transaction with its hash, and no link or token. Open it on the start screen of any tablebank to go on with the game there: it becomes a new game, with new links for the players.',
-  fi_download: 'Download the game’s file', fi_making: 'The server is writing the file…',
+  fi_download: 'Download the game’s file', fi_making: 'Writing the game’s file…',
   fi_saved: 'Saved:', fi_try_again: 'Try again',
   fi_waiting: 'Moves made on this device that have not reached the server yet are not in the file: {n}.',
   fi_busy: 'The server is busy with other long reads. Try again in {s} s.',
