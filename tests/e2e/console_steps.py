@@ -18,7 +18,7 @@ from server import Server
 
 # Without Playwright, browser.chromium() skips (or fails under TABLEBANK_REQUIRE_ALL=1).
 with contextlib.suppress(ImportError):
-    from playwright.sync_api import Browser, Locator, Page, expect
+    from playwright.sync_api import Browser, BrowserContext, Locator, Page, expect
     from playwright.sync_api import Error as PlaywrightError
 
 PHONE = {"width": 360, "height": 740}
@@ -83,11 +83,15 @@ _HANDED: dict[Any, list[tuple[str, str]]] = {}
 
 
 def new_page(browser: Browser, request: pytest.FixtureRequest, locale: str = "en-US") -> Page:
-    """A page in a context of its own; at the end of the test, no script error and no
-    Content-Security-Policy violation may have been reported, and every POST the console sent
-    to the API carried an Idempotency-Key (but a dry run, which records nothing), over the
-    network or handed to the pocket bank in the page (``HANDED``)."""
-    context = browser.new_context(viewport=PHONE, locale=locale)
+    """A page in a context of its own, at a phone's width, ``watched``."""
+    return watched(browser.new_context(viewport=PHONE, locale=locale), request)
+
+
+def watched(context: BrowserContext, request: pytest.FixtureRequest) -> Page:
+    """A new page of ``context``, which is closed at the end of the test; by then no script
+    error and no Content-Security-Policy violation may have been reported, and every POST the
+    console sent to the API carried an Idempotency-Key (but a dry run, which records nothing),
+    over the network or handed to the pocket bank in the page (``HANDED``)."""
     context.add_init_script(PENDING)
     problems: list[str] = []
     handed: list[tuple[str, str]] = []

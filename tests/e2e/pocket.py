@@ -24,9 +24,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import pytest
+from browser import CHROMIUM, CHROMIUM_ARGS
+from console_steps import PHONE, watched
 
 if TYPE_CHECKING:
-    from playwright.sync_api import Page, Route
+    from playwright.sync_api import Browser, BrowserContext, Page, Route
 
 ROOT = Path(__file__).resolve().parents[2]
 BUNDLE = ROOT / "dist" / "pocket"
@@ -169,3 +171,33 @@ def logged(page: Page, game: dict[str, Any], kind: str) -> list[dict[str, Any]]:
     )
     assert status == 200, page_of
     return page_of["items"]  # type: ignore[no-any-return]
+
+
+class Phone:
+    """A phone's browser that keeps what it stored (IndexedDB, the service worker and its
+    files, localStorage) in ``folder`` from one run of the browser to the next, as a phone's
+    does: ``page`` starts it, ``restart`` closes it (a process of its own, ended) and starts it
+    again. Each of its pages is ``watched``."""
+
+    def __init__(
+        self, browser: Browser, request: pytest.FixtureRequest, folder: Path, locale: str
+    ) -> None:
+        self.browser, self.request, self.folder, self.locale = browser, request, folder, locale
+        self.context: BrowserContext | None = None
+
+    def page(self) -> Page:
+        self.context = self.browser.browser_type.launch_persistent_context(
+            self.folder,
+            executable_path=CHROMIUM,
+            args=CHROMIUM_ARGS,
+            viewport=PHONE,  # type: ignore[arg-type]
+            locale=self.locale,
+        )
+        for blank in self.context.pages:  # the window a browser opens with
+            blank.close()
+        return watched(self.context, self.request)
+
+    def restart(self) -> Page:
+        assert self.context is not None
+        self.context.close()
+        return self.page()

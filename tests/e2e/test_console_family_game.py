@@ -35,7 +35,7 @@ import contextlib
 import json
 import os
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
@@ -109,6 +109,13 @@ class Family:
         self.currency = "$"
         self.found: dict[str, list[str]] = {}
         self.screens = 0
+        # What befalls the phone between two moves of the game, by the step's name (none in
+        # most cases): each happens once.
+        self.breaks: dict[str, Callable[[], None]] = {}
+
+    def between(self, step: str) -> None:
+        if step in self.breaks:
+            self.breaks.pop(step)()
 
     # -- what the family sees ------------------------------------------------------------
 
@@ -447,13 +454,13 @@ def screenshots(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def play_classic_in_russian(f: Family) -> None:
-    page = f.page
     names = ["Аня", "Борис", "Вера", "Глеб"]
     f.reason = "ошибся"
     f.create("classic", "Пятница", names, ["free_parking_pot", "player_loans"])
     # docs/rules.md, "Set-up and starting cash": 1500 each.
     for player in ("p1", "p2", "p3", "p4"):
         f.cash(player, 1500)
+    f.between("created")
 
     # "Salary": GO pays 200: Аня 1700.
     f.salary("p1")
@@ -472,43 +479,44 @@ def play_classic_in_russian(f: Family) -> None:
     on_each = dialog.locator(".moves button", has_text=f.word("house_on_each"))
     for cash in (550, 150):
         expect(on_each).to_contain_text(f.money(400))
-        settled(page)
+        settled(f.page)
         f.look("build / sell")
         seq = f.next_seq()
         on_each.click()
         expect(dialog.get_by_test_id("build-cash")).to_contain_text(f.money(cash))
-        expect(page.locator("#toasts .toast-ok > span", has_text=f"#{seq} ")).to_have_count(1)
-    settled(page)
+        expect(f.page.locator("#toasts .toast-ok > span", has_text=f"#{seq} ")).to_have_count(1)
+    settled(f.page)
     f.look("build / sell, two houses on each", picture=True)
-    page.keyboard.press("Escape")
+    f.page.keyboard.press("Escape")
     expect(f.dialog()).to_have_count(0)
     f.cash("p1", 150)
 
     # "Streets, complete groups, houses and hotels": Boardwalk with 2 houses charges 600.
     # Борис 1300 - 600 = 700, Аня 150 + 600 = 750.
     seq = f.next_seq()
-    card(page, "p2").locator(".quick", has_text=f.word("a_rent")).click()
+    card(f.page, "p2").locator(".quick", has_text=f.word("a_rent")).click()
     dialog = f.ready()
     dialog.locator(".tile[data-deed=boardwalk]").click()
     expect(dialog.get_by_test_id("rent-amount")).to_contain_text(f.money(600))
-    settled(page)
+    settled(f.page)
     f.look("rent on Boardwalk with two houses", picture=True)
     dialog.get_by_test_id("record-rent").click()
     f.recorded(seq, "the rent")
     f.cash("p2", 700)
     f.cash("p1", 750)
+    f.between("the rent")
 
     # "Income tax and luxury tax": 200 flat or 10 % of the total worth, Вера's 1400 cash and
     # Oriental Avenue at its printed 100: 150. The pot house rule takes it ("House-rule
     # options": taxes go into the Free Parking pot). Вера 1400 - 150 = 1250, the pot 150.
     dialog = f.sheet("p3", "a_tax")
     f.ready()
-    expect(page.get_by_test_id("tax-percent")).to_contain_text(f.money(150))
-    expect(page.get_by_test_id("tax-flat")).to_contain_text(f.money(200))
-    settled(page)
+    expect(f.page.get_by_test_id("tax-percent")).to_contain_text(f.money(150))
+    expect(f.page.get_by_test_id("tax-flat")).to_contain_text(f.money(200))
+    settled(f.page)
     f.look("income tax")
     seq = f.next_seq()
-    page.get_by_test_id("tax-percent").click()
+    f.page.get_by_test_id("tax-percent").click()
     f.recorded(seq, "the income tax")
     f.cash("p3", 1250)
 
@@ -518,7 +526,7 @@ def play_classic_in_russian(f: Family) -> None:
     dialog.locator("[data-field=effect] input[value=pay]").check()
     dialog.locator("input[name=amount]").fill("50")
     expect(dialog.get_by_test_id("card-quote-moves")).to_be_visible()
-    settled(page)
+    settled(f.page)
     f.look("a card", picture=True)
     seq = f.next_seq()
     dialog.get_by_test_id("move-record").click()
@@ -526,10 +534,10 @@ def play_classic_in_russian(f: Family) -> None:
     f.cash("p4", 1450)
 
     # Free Parking: Глеб collects the pot, 150 + 50: 1650.
-    card(page, "p4").locator(".quick.more").click()
+    card(f.page, "p4").locator(".quick.more").click()
     pot = f.dialog().locator("button", has_text=f.word("collect_pot"))
     expect(pot).to_contain_text(f.money(200))
-    settled(page)
+    settled(f.page)
     f.look("More… with the pot")
     seq = f.next_seq()
     pot.click()
@@ -543,7 +551,7 @@ def play_classic_in_russian(f: Family) -> None:
     seq = f.next_seq()
     dialog.get_by_role("button", name=f.word("go_to_jail")).click()
     f.recorded(seq, "go to jail")
-    expect(card(page, "p2").locator(".badges")).to_contain_text(f.word("in_jail"))
+    expect(card(f.page, "p2").locator(".badges")).to_contain_text(f.word("in_jail"))
     f.cash("p2", 700)
     f.pay_fine("p2", 50, "jail, in it")
     f.cash("p2", 650)
@@ -556,6 +564,7 @@ def play_classic_in_russian(f: Family) -> None:
     f.trade("p3", "p4", "oriental-avenue", 120)
     f.cash("p3", 1365)
     f.cash("p4", 1530)
+    f.between("the trade")
 
     # "IOUs": Глеб lends Вера 100 on an IOU, which moves no cash; she repays it whole:
     # Вера 1365 - 100 = 1265, Глеб 1630.
@@ -564,7 +573,7 @@ def play_classic_in_russian(f: Family) -> None:
     dialog = f.table_move("open_ious")
     f.ready()
     dialog.locator("li.iou input[name=amount]").fill("100")
-    settled(page)
+    settled(f.page)
     f.look("open IOUs")
     seq = f.next_seq()
     dialog.get_by_role("button", name=f.word("repay"), exact=True).click()
@@ -590,7 +599,6 @@ def play_classic_in_russian(f: Family) -> None:
 
 
 def play_elite_in_polish(f: Family) -> None:
-    page = f.page
     f.currency = "фанты"  # the box's own, counted in Polish: "2000 fantów"
     f.reason = "pomyłka"
     f.create("millionaire-elite", "Piątek", ["Ania", "Bartek", "Celina"], [])
@@ -603,7 +611,7 @@ def play_elite_in_polish(f: Family) -> None:
     f.ready("shares-quote")
     dialog.locator("[data-field=count]").fill("5")
     expect(dialog.get_by_test_id("shares-quote-moves")).to_contain_text(f.money(500))
-    settled(page)
+    settled(f.page)
     f.look("shares")
     seq = f.next_seq()
     dialog.get_by_test_id("move-record").click()
@@ -613,14 +621,14 @@ def play_elite_in_polish(f: Family) -> None:
     f.ready()
     up = dialog.locator("button", has_text="▲ 3")
     expect(up).to_contain_text(f.money(130))
-    settled(page)
+    settled(f.page)
     f.look("the exchange", picture=True)
     seq = f.next_seq()
     up.click()
     f.recorded(seq, "the share price")
 
     # "Round income": 200 + 20 % of her shares' value (5 x 130 = 650): 330. Ania 1830.
-    expect(page.get_by_test_id("salary-p1")).to_contain_text(f.money(330))
+    expect(f.page.get_by_test_id("salary-p1")).to_contain_text(f.money(330))
     f.salary("p1")
     f.cash("p1", 1830)
 
@@ -645,26 +653,26 @@ def play_elite_in_polish(f: Family) -> None:
     expect(dialog).to_contain_text(f.word("price_per_building_asked"))
     price.fill("100")
     expect(on_each).to_contain_text(f"−{f.money(200)}")  # two branches at 100 each
-    settled(page)
+    settled(f.page)
     f.look("build: a branch on each, its price typed", picture=True)
     seq = f.next_seq()
     on_each.click()
     expect(dialog.get_by_test_id("build-cash")).to_contain_text(f.money(1190))
-    expect(page.locator("#toasts .toast-ok > span", has_text=f"#{seq} ")).to_have_count(1)
-    settled(page)
+    expect(f.page.locator("#toasts .toast-ok > span", has_text=f"#{seq} ")).to_have_count(1)
+    settled(f.page)
     f.look("build, a branch on each")
-    page.keyboard.press("Escape")
+    f.page.keyboard.press("Escape")
     expect(f.dialog()).to_have_count(0)
     f.cash("p1", 1190)
 
     # "Rent entered by the banker": the box's RENT table says 300; Bartek 1200, Ania 1490.
     seq = f.next_seq()
-    card(page, "p2").locator(".quick", has_text=f.word("a_rent")).click()
+    card(f.page, "p2").locator(".quick", has_text=f.word("a_rent")).click()
     dialog = f.ready()
     dialog.locator(".tile[data-deed=b1-1]").click()
     dialog.locator("input[name=amount]").fill("300")
     expect(dialog.get_by_test_id("rent-amount")).to_contain_text(f.money(300))
-    settled(page)
+    settled(f.page)
     f.look("rent on a plot with a branch", picture=True)
     dialog.get_by_test_id("record-rent").click()
     f.recorded(seq, "the rent")
@@ -677,7 +685,7 @@ def play_elite_in_polish(f: Family) -> None:
     f.ready()
     dialog.locator("[data-field=plot_tax]").fill("40")
     expect(dialog.get_by_test_id("round-tax-quote-moves")).to_contain_text(f.money(90))
-    settled(page)
+    settled(f.page)
     f.look("the round tax")
     seq = f.next_seq()
     dialog.get_by_test_id("move-record").click()
@@ -690,7 +698,7 @@ def play_elite_in_polish(f: Family) -> None:
     f.ready()
     buy = dialog.locator(".policy-green button")
     expect(buy).to_contain_text(f.money(100))
-    settled(page)
+    settled(f.page)
     f.look("insurance")
     seq = f.next_seq()
     buy.click()
@@ -700,7 +708,7 @@ def play_elite_in_polish(f: Family) -> None:
     f.ready()
     dialog.locator("[data-field=stake]").fill("50")
     expect(dialog.get_by_test_id("jackpot-quote-moves")).to_contain_text(f.money(50))
-    settled(page)
+    settled(f.page)
     f.look("the jackpot")
     seq = f.next_seq()
     dialog.get_by_test_id("move-record").click()
@@ -713,7 +721,7 @@ def play_elite_in_polish(f: Family) -> None:
     dialog.locator("[data-field=effect] input[value=collect]").check()
     dialog.locator("input[name=amount]").fill("100")
     expect(dialog.get_by_test_id("card-quote-moves")).to_be_visible()
-    settled(page)
+    settled(f.page)
     f.look("a card")
     seq = f.next_seq()
     dialog.get_by_test_id("move-record").click()
@@ -810,6 +818,101 @@ def test_a_family_plays_a_whole_game_in_its_language_on_a_phone(
         assert writes[0][0] == "/api/v1/games", writes
         moves = {key for path, key in writes if path.endswith("/transactions")}
         assert len(moves) >= len(kinds) - len(f.state()["players"]), writes
+    (f.out / f"found-{f.case}.json").write_text(json.dumps(f.found, ensure_ascii=False, indent=1))
+    assert f.found == {}, "\n".join(
+        [*(f"{screen}: {line}" for screen, lines in f.found.items() for line in lines), str(f.out)]
+    )
+
+
+# The Russian game's players at its end, as docs/rules.md's figures above leave them.
+RUSSIAN_CASH_AT_THE_END = {"p1": 1400, "p2": 0, "p3": 1265, "p4": 1630}
+
+
+def test_a_family_with_one_phone_plays_offline_then_moves_its_game_to_a_server(
+    browser: Browser,
+    screenshots: Path,
+    tmp_path: Path,
+    request: pytest.FixtureRequest,
+    pocket_url: str,
+    server: Server,
+) -> None:
+    """Issue 30's "Done when": the Russian game played to its end on one phone at 360 px, in
+    the pocket bank of a static host; the network cut once the game is made, the page reloaded
+    after the rent, the browser closed and opened again after the trade, the game going on
+    each time from the table it had; then, with the network back, its file opened on a
+    tablebank server, where each player joins with a link and sees their money."""
+    phone = pocket.Phone(browser, request, tmp_path / "phone", "ru-RU")
+    page = phone.page()
+    elsewhere = pocket.only_this_host(page, pocket_url)
+    bank = Pocket(page, pocket_url.rstrip("/"))
+    page.goto(pocket_url)
+    f = Family(page, bank, "ru-RU", screenshots)
+    f.case = "ru-pocket-one-phone"
+
+    def back_at_the_table(what: str) -> None:
+        pocket.wait_ready(f.page)
+        expect(f.page.get_by_test_id("cash-p1")).to_be_visible()
+        settled(f.page)
+        f.look(what, picture=True)
+
+    def cut() -> None:
+        f.page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+        f.page.context.set_offline(True)
+
+    def reload() -> None:
+        f.page.reload()
+        back_at_the_table("the table after a reload, offline")
+
+    def restart() -> None:
+        again = phone.restart()
+        elsewhere.extend(pocket.only_this_host(again, pocket_url))  # none kept from before
+        again.context.set_offline(True)
+        f.page = bank.page = again
+        # From the home screen's icon: the start screen, the game tapped in its list.
+        again.goto(pocket_url)
+        pocket.wait_ready(again)
+        again.locator(".game-list a", has_text="Пятница").click()
+        back_at_the_table("the table after the browser was restarted, offline")
+
+    f.breaks = {"created": cut, "the rent": reload, "the trade": restart}
+    play_classic_in_russian(f)
+    assert f.breaks == {}  # each of them happened
+    state = f.state()
+    cash = {p["id"]: p["cash"] for p in state["players"]}
+    assert cash == RUSSIAN_CASH_AT_THE_END
+    exported = f.after_the_game(tmp_path)
+    assert len(exported["transactions"]) == state["last_seq"]
+    assert elsewhere == []
+
+    # The network back, the phone opens the game's file on the club's server: a new game
+    # there, every transaction checked again; each player's phone joins with its link.
+    phone_page = f.page
+    phone_page.context.unroute("**/*")
+    phone_page.context.set_offline(False)
+    files = list(tmp_path.glob("*.tablebank.json"))
+    assert len(files) == 1, files
+    phone_page.goto(server.base + "/")
+    with phone_page.expect_file_chooser() as chooser:
+        phone_page.get_by_test_id("open-game-file").click()
+    chooser.value.set_files(str(files[0]))
+    expect(phone_page.get_by_test_id("cash-p1")).to_be_visible()
+    moved_id = phone_page.url.split("#/g/")[1].split("/")[0]
+    moved = phone_page.evaluate(
+        "id => JSON.parse(localStorage.getItem('tablebank.games'))[id]", moved_id
+    )
+    there = server.call("GET", f"/api/v1/games/{moved_id}", None, moved["banker"]).body
+    assert {p["id"]: p["cash"] for p in there["players"]} == RUSSIAN_CASH_AT_THE_END
+    assert there["last_seq"] == state["last_seq"]
+    phone_page.locator("nav a[href$='/players']").click()
+    cards = phone_page.locator(".link-card")
+    expect(cards).to_have_count(4)
+    for player, amount in RUSSIAN_CASH_AT_THE_END.items():
+        link = cards.and_(phone_page.locator(f"[data-player={player}]")).locator("input")
+        path = f"/play/{moved_id}#p={player}&token={moved['tokens'][player]}"
+        assert link.input_value().endswith(path)
+        player_phone = new_page(browser, request, locale="ru-RU")
+        player_phone.goto(server.base + path)
+        expect(player_phone.get_by_test_id("my-cash")).to_have_text(f.money(amount))
     (f.out / f"found-{f.case}.json").write_text(json.dumps(f.found, ensure_ascii=False, indent=1))
     assert f.found == {}, "\n".join(
         [*(f"{screen}: {line}" for screen, lines in f.found.items() for line in lines), str(f.out)]
