@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import re
 import time
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -141,6 +142,13 @@ def watched(context: BrowserContext, request: pytest.FixtureRequest) -> Page:
 
     request.addfinalizer(finish)
     return page
+
+
+def open_file(page: Page, file: Path) -> None:
+    """The start screen's "Open a game's file", with ``file`` chosen."""
+    with page.expect_file_chooser() as chooser:
+        page.get_by_test_id("open-game-file").click()
+    chooser.value.set_files(str(file))
 
 
 def pocket_writes(page: Page) -> list[tuple[str, str]]:

@@ -42,7 +42,16 @@ from typing import Any, Protocol
 
 import pocket
 import pytest
-from console_steps import card, english_words, new_page, pocket_writes, problems, settled, words
+from console_steps import (
+    card,
+    english_words,
+    new_page,
+    open_file,
+    pocket_writes,
+    problems,
+    settled,
+    words,
+)
 from layout import COVERED, SMALL, TAP
 from server import Answer, Server
 
@@ -134,6 +143,18 @@ class Family:
             self.found[f"{self.screens:02d} {name}"] = bad
         if bad or picture:
             page.screenshot(path=self.out / f"{slug}.png")
+
+    def nothing_found(self) -> None:
+        """What each screen showed wrong, kept beside the pictures: nothing."""
+        (self.out / f"found-{self.case}.json").write_text(
+            json.dumps(self.found, ensure_ascii=False, indent=1)
+        )
+        assert self.found == {}, "\n".join(
+            [
+                *(f"{screen}: {line}" for screen, lines in self.found.items() for line in lines),
+                str(self.out),
+            ]
+        )
 
     def word(self, key: str, **params: Any) -> str:
         return words(self.page, key, **params)
@@ -818,10 +839,7 @@ def test_a_family_plays_a_whole_game_in_its_language_on_a_phone(
         assert writes[0][0] == "/api/v1/games", writes
         moves = {key for path, key in writes if path.endswith("/transactions")}
         assert len(moves) >= len(kinds) - len(f.state()["players"]), writes
-    (f.out / f"found-{f.case}.json").write_text(json.dumps(f.found, ensure_ascii=False, indent=1))
-    assert f.found == {}, "\n".join(
-        [*(f"{screen}: {line}" for screen, lines in f.found.items() for line in lines), str(f.out)]
-    )
+    f.nothing_found()
 
 
 # The Russian game's players at its end, as docs/rules.md's figures above leave them.
@@ -892,9 +910,7 @@ def test_a_family_with_one_phone_plays_offline_then_moves_its_game_to_a_server(
     files = list(tmp_path.glob("*.tablebank.json"))
     assert len(files) == 1, files
     phone_page.goto(server.base + "/")
-    with phone_page.expect_file_chooser() as chooser:
-        phone_page.get_by_test_id("open-game-file").click()
-    chooser.value.set_files(str(files[0]))
+    open_file(phone_page, files[0])
     expect(phone_page.get_by_test_id("cash-p1")).to_be_visible()
     moved_id = phone_page.url.split("#/g/")[1].split("/")[0]
     moved = phone_page.evaluate(
@@ -913,7 +929,4 @@ def test_a_family_with_one_phone_plays_offline_then_moves_its_game_to_a_server(
         player_phone = new_page(browser, request, locale="ru-RU")
         player_phone.goto(server.base + path)
         expect(player_phone.get_by_test_id("my-cash")).to_have_text(f.money(amount))
-    (f.out / f"found-{f.case}.json").write_text(json.dumps(f.found, ensure_ascii=False, indent=1))
-    assert f.found == {}, "\n".join(
-        [*(f"{screen}: {line}" for screen, lines in f.found.items() for line in lines), str(f.out)]
-    )
+    f.nothing_found()

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from console_steps import goto, hold, money, new_page, record, words
+from console_steps import goto, hold, money, new_page, open_file, record, words
 from layout import HEIGHT, OFFENDERS, SPREAD, TAP
 from server import Server
 
@@ -84,13 +84,6 @@ def download(page: Page, out: Path) -> Path:
     file = out / caught.value.suggested_filename
     caught.value.save_as(file)
     return file
-
-
-def open_file(page: Page, file: Path) -> None:
-    """The start screen's "Open a game's file", with ``file`` chosen."""
-    with page.expect_file_chooser() as chooser:
-        page.get_by_test_id("open-game-file").click()
-    chooser.value.set_files(str(file))
 
 
 def page_date(page: Page) -> str:
