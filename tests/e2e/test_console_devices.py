@@ -310,6 +310,11 @@ def test_forget_this_game_takes_it_off_the_list_and_the_device_and_it_stays_on_t
     dialog = page.locator("dialog[open]")
     expect(dialog).to_contain_text("Forget “Tuesday” on this device? The game stays on the server.")
     expect(dialog.get_by_test_id("forget-waiting")).to_have_count(0)  # no move waits
+    loose = dialog.locator(".dialog-body").evaluate(
+        "body => [...body.childNodes].filter((n) => n.nodeType === Node.TEXT_NODE)"
+        ".map((n) => n.textContent)"
+    )
+    assert loose == [], loose  # no stray text where no move waits (a "null" was written)
     dialog.get_by_role("button", name="Cancel").click()
     expect(rows).to_have_count(2)
 

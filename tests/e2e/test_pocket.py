@@ -100,6 +100,12 @@ def test_a_pocket_game_is_said_to_be_on_no_server(
     expect(dialog).to_contain_text(words(page, "forget_confirm_pocket", name="Piątek"))
     expect(dialog).to_contain_text(words(page, "fg_hint_pocket"))
     expect(dialog).not_to_contain_text(words(page, "fg_hint"))
+    # Nothing but its paragraphs and buttons: no stray text (a "null" was written there).
+    loose = dialog.locator(".dialog-body").evaluate(
+        "body => [...body.childNodes].filter((n) => n.nodeType === Node.TEXT_NODE)"
+        ".map((n) => n.textContent)"
+    )
+    assert loose == [], loose
     dialog.get_by_test_id("forget-game-confirm").click()
     expect(page.get_by_test_id("game-forgotten")).to_have_text(
         words(page, "fg_done_pocket", name="Piątek")

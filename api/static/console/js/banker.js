@@ -192,7 +192,8 @@ function forgetGameDialog(g) {
   const name = g.name || g.id;
   const waiting = waitingMoves(g.id).length;
   modal(t('fg_title'), (body, dialog) => {
-    body.append(
+    // (The DOM's append writes a null as the text "null": what is not there is left out.)
+    body.append(...[
       // A pocket game is kept nowhere else: its file is the way back (unless it was moved).
       h('p', {}, t(inPocket() && !g.moved ? 'forget_confirm_pocket' : 'forget_confirm', {name})),
       h('p', {class: 'small'}, t(!inPocket() ? 'fg_hint' : g.moved ? 'fg_hint_moved' : 'fg_hint_pocket')),
@@ -203,7 +204,7 @@ function forgetGameDialog(g) {
           dialog.close();
           forgetGame(g.id);
           homeScreen({forgotten: name});
-        }}, t(waiting ? 'fg_drop' : 'fg_confirm'))));
+        }}, t(waiting ? 'fg_drop' : 'fg_confirm')))].filter(Boolean));
   });
 }
 
