@@ -89,6 +89,7 @@ stress: install-test
 # Node.js and npm (Pyodide's npm package, pinned in tools/pocket); a build of the same inputs is
 # copied from the one kept in ~/.cache/tablebank/pocket.
 pocket: $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e '.[pocket]'
 	$(BIN)/python tools/pocket/build.py
 
 # The pocket bank's benchmark (docs/performance.md, "The pocket bank"): the bundle built, then

@@ -24,9 +24,8 @@ browser tests start it (``tests/e2e/browser.py``), at each CPU rate (x1, then x4
 - **Bytes**: what the static server sent (headers and bodies, every request of the page, its
   Web Worker and its service worker) at the first visit and at a later one; what the page's
   own CDP ``Network.loadingFinished`` counted (``encodedDataLength``: the page's requests
-  only, not its workers'); what the first visit's files would weigh served with gzip (each
-  response the server sent, gzipped); the bundle's size with gzip (and brotli where Python
-  has it).
+  only, not its workers'); what the first visit would weigh from a server that sends the
+  build's gzip or brotli copies (api/pocket_files.py); the bundle's size with gzip and brotli.
 - **Memory**: the resident memory (``VmRSS`` in ``/proc``) of chromium's renderer processes
   with the bank ready, after the long game's writes and after its replays and exports (the
   page's garbage collected first), less that of a blank page's (the page's extra memory: the
@@ -501,7 +500,8 @@ def starts(
         "cold_answer_ms": spread([v.answer_ms for v in cold]),
         "cold_usable_ms": spread([v.usable_ms for v in cold]),
         "first_visit_bytes": spread([float(sum(c.values())) for c in first_bytes]),
-        "first_visit_gzip_bytes": gzipped(first_bytes[0]),
+        "first_visit_gzip_bytes": served(first_bytes[0], ".gz"),
+        "first_visit_brotli_bytes": served(first_bytes[0], ".br"),
         "first_visit_requests": first_bytes[0],
         "first_visit_page_cdp_bytes": spread(page_bytes_first),
         "later_visit_bytes": spread(later_bytes),
@@ -629,9 +629,11 @@ def profile(page: Any, base: str, where: str) -> dict[str, Any]:
     }
 
 
-def gzipped(requests: Counter[str]) -> float:
-    """What the server would have sent with each file gzipped (level 6, a server's default):
-    each file as many times as it was sent whole (the headers left out)."""
+def served(requests: Counter[str], suffix: str) -> float:
+    """What a server that sends the build's compressed copies (``suffix``: ".gz" or ".br";
+    api/pocket_files.py, Caddy's ``precompressed``) would have sent for these requests: each
+    file's copy where the build made one, else the file, as many times as it was sent whole
+    (the headers left out)."""
     total = 0
     for path, sent in requests.items():
         file = BUNDLE / path.lstrip("/")
@@ -641,28 +643,37 @@ def gzipped(requests: Counter[str]) -> float:
         if size == 0:
             total += sent  # no file (a 404, a 304): as sent
             continue
+        copy = file.with_name(file.name + suffix)
         times = max(1, sent // size)
-        total += times * len(gzip.compress(file.read_bytes(), 6))
+        total += times * (copy if copy.is_file() else file).stat().st_size
     return float(total)
 
 
 def bundle_sizes() -> dict[str, float | None]:
-    """The bundle's files: their size, gzipped (level 6 and 9), brotli'd (if Python has it)."""
-    files = [f for f in BUNDLE.rglob("*") if f.is_file() and f.name != "BUILD"]
-    raw = [f.read_bytes() for f in files]
-    sizes: dict[str, float | None] = {
+    """The bundle's files (not the build's compressed copies beside them): their size, with
+    gzip at a server's level 6 and as the build's copies (level 9), and as the build's brotli
+    copies (quality 11)."""
+    files = [
+        f
+        for f in BUNDLE.rglob("*")
+        if f.is_file() and f.name != "BUILD" and f.suffix not in (".gz", ".br")
+    ]
+
+    def copies(suffix: str) -> float:
+        return float(
+            sum(
+                (c if (c := f.with_name(f.name + suffix)).is_file() else f).stat().st_size
+                for f in files
+            )
+        )
+
+    return {
         "files": float(len(files)),
-        "bytes": float(sum(map(len, raw))),
-        "gzip6_bytes": float(sum(len(gzip.compress(b, 6)) for b in raw)),
-        "gzip9_bytes": float(sum(len(gzip.compress(b, 9)) for b in raw)),
-        "brotli_bytes": None,
+        "bytes": float(sum(f.stat().st_size for f in files)),
+        "gzip6_bytes": float(sum(len(gzip.compress(f.read_bytes(), 6)) for f in files)),
+        "gzip9_bytes": copies(".gz"),
+        "brotli_bytes": copies(".br"),
     }
-    try:
-        import brotli  # type: ignore[import-not-found]
-    except ImportError:
-        return sizes
-    sizes["brotli_bytes"] = float(sum(len(brotli.compress(b)) for b in raw))
-    return sizes
 
 
 def run_rate(
@@ -737,7 +748,8 @@ ROWS = (
     Row("replay_ms", "replay of the long game: ms", ".0f"),
     Row("export_ms", "export of the long game: ms", ".0f"),
     Row("first_visit_bytes", "first visit: from the network, MB", ".1f", MB),
-    Row("first_visit_gzip_bytes", "first visit, served gzipped: MB", ".1f", MB, on_both(8)),
+    Row("first_visit_gzip_bytes", "first visit, served with gzip: MB", ".1f", MB),
+    Row("first_visit_brotli_bytes", "first visit, served with brotli: MB", ".1f", MB, on_both(8)),
     Row("first_visit_page_cdp_bytes", "first visit: the page's own requests (CDP), MB", ".2f", MB),
     Row("later_visit_bytes", "later visit: from the network, KB", ".1f", KB, on_both(10), True),
     Row(
@@ -803,15 +815,11 @@ def markdown(doc: dict[str, Any]) -> str:
 
 def summary(doc: dict[str, Any]) -> str:
     c, m, b = doc["config"], doc["machine"], doc["bundle"]
-    brotli = (
-        "n/a (no brotli module)"
-        if b["brotli_bytes"] is None
-        else f"{b['brotli_bytes'] / 1e6:.1f} MB"
-    )
     return (
         f"Bundle {doc['bundle_build']}: {int(b['files'])} files, {b['bytes'] / 1e6:.1f} MB; "
-        f"gzip -6 {b['gzip6_bytes'] / 1e6:.1f} MB, gzip -9 {b['gzip9_bytes'] / 1e6:.1f} MB, "
-        f"brotli {brotli}. {c['runs']} runs of each start, replay and export (median, min-max); "
+        f"gzip -6 {b['gzip6_bytes'] / 1e6:.1f} MB, the build's gzip -9 and brotli copies "
+        f"{b['gzip9_bytes'] / 1e6:.1f} and {b['brotli_bytes'] / 1e6:.1f} MB. "
+        f"{c['runs']} runs of each start, replay and export (median, min-max); "
         f"{c['samples']} writes on each game; long game {c['transactions']:,} transactions. "
         f"{doc['chromium']}; {m['cores']} cores ({m['cpu']}); load average "
         f"{m['load_average_at_start']} at the start, {doc.get('load_average_at_end')} at the "

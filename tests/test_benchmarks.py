@@ -104,10 +104,12 @@ def test_quick_pocket_run_reports_every_row(tmp_path: Path) -> None:
     for start in ("cold", "cached", "cached_later"):
         assert figures[f"{start}_answer_ms"]["min"] >= figures[f"{start}_ready_ms"]["min"] > 0
     # Every file of the bundle went over the network at the first visit (the service worker
-    # keeps each one; the server's .gz copies are not asked for by name), the interpreter and
+    # keeps each one; the build's .gz and .br copies are not asked for by name), the interpreter and
     # the packages among them: fetched by the worker.
     files = [
-        f for f in bundle.rglob("*") if f.is_file() and f.name != "BUILD" and f.suffix != ".gz"
+        f
+        for f in bundle.rglob("*")
+        if f.is_file() and f.name != "BUILD" and f.suffix not in (".gz", ".br")
     ]
     assert figures["first_visit_bytes"]["min"] >= sum(f.stat().st_size for f in files)
     sent = figures["first_visit_requests"]

@@ -24,6 +24,7 @@ same inputs copies instead of building again (CI's fresh clones on one machine).
 from __future__ import annotations
 
 import argparse
+import concurrent.futures
 import gzip
 import hashlib
 import json
@@ -35,6 +36,8 @@ import tempfile
 import zipfile
 from pathlib import Path
 
+import brotli  # type: ignore[import-not-found]
+
 ROOT = Path(__file__).resolve().parents[2]
 HERE = ROOT / "tools" / "pocket"
 CONSOLE = ROOT / "api" / "static" / "console"
@@ -42,6 +45,8 @@ OUT = ROOT / "dist" / "pocket"
 RUNTIME = HERE / "node_modules" / "pyodide"
 # The runtime's files the browser loads (the rest of the npm package is types and maps).
 RUNTIME_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm")
+# The time of every entry of the bundle's zips: the earliest a zip can say.
+ZIP_EPOCH = (1980, 1, 1, 0, 0, 0)
 # Our packages, less what only serving imports (api/cli.py: gunicorn, rich).
 OURS = ("ledger", "schemas", "api")
 LEFT_OUT = {Path("api/cli.py"), Path("api/static")}
@@ -81,7 +86,8 @@ def main() -> None:
     shutil.copytree(args.out, kept)
     print(
         f"make pocket: {args.out} built ({size(args.out) / 1e6:.1f} MB, "
-        f"{size(args.out, gzipped=True) / 1e6:.1f} MB with gzip, {digest[:12]})"
+        f"{size(args.out, 'gz') / 1e6:.1f} MB with gzip, {size(args.out, 'br') / 1e6:.1f} MB "
+        f"with brotli, {digest[:12]})"
     )
 
 
@@ -229,11 +235,14 @@ def copy_sources(package: Path, into: Path) -> None:
 
 def zip_bytecode(folder: Path, archive: Path) -> None:
     """Every file of ``folder`` but the Python sources (compile.mjs left their bytecode beside
-    them), stored uncompressed: the server or the host compresses the whole file better."""
+    them), stored uncompressed: the server or the host compresses the whole file better. The
+    entries carry no time of their own: the same files make the same zip at each build."""
     with zipfile.ZipFile(archive, "w", zipfile.ZIP_STORED) as out:
         for path in sorted(folder.rglob("*")):
             if path.is_file() and path.suffix != ".py":
-                out.write(path, path.relative_to(folder).as_posix())
+                entry = zipfile.ZipInfo(path.relative_to(folder).as_posix(), ZIP_EPOCH)
+                entry.external_attr = 0o644 << 16
+                out.writestr(entry, path.read_bytes())
 
 
 def write_lock(path: Path) -> None:
@@ -283,7 +292,7 @@ def write_service_worker(out: Path) -> None:
     files = sorted(
         p.relative_to(out).as_posix()
         for p in out.rglob("*")
-        if p.is_file() and p.name not in ("sw.js", "BUILD") and p.suffix != ".gz"
+        if p.is_file() and p.name not in ("sw.js", "BUILD") and p.suffix not in PACKED
     )
     digest = hashlib.sha256()
     listed = []
@@ -298,28 +307,61 @@ def write_service_worker(out: Path) -> None:
     (out / "sw.js").write_text(script)
 
 
+# The compressed copies beside a file (``x.wasm.gz``, ``x.wasm.br``), by encoding.
+PACKED = (".gz", ".br")
+
+
 def compress(out: Path) -> None:
-    """A gzip copy beside each file that gains from one (``x.wasm.gz``), which a server may
-    send to a browser that accepts it (api/pocket_files.py, nginx's ``gzip_static``); the
-    service worker asks for the files by their own names and never sees these."""
-    for path in sorted(p for p in out.rglob("*") if p.is_file()):
+    """Beside each file that gains from it, a gzip copy and a brotli one (``x.wasm.gz``,
+    ``x.wasm.br``), which a server may send to a browser that accepts them
+    (api/pocket_files.py, Caddy's ``precompressed``, nginx's ``gzip_static``); the service
+    worker asks for the files by their own names and never sees these. Brotli at its best
+    takes about a minute for the bundle's big files, so each file's copy is kept by the
+    digest of its bytes (``brotli_copies``) and made again only when the file changed (our
+    packages' zip, at most, after a change of our code)."""
+    files = sorted(
+        (p for p in out.rglob("*") if p.is_file() and p.stat().st_size >= 1024),
+        key=lambda p: -p.stat().st_size,
+    )
+    for path, packed in zip(files, brotli_copies(files), strict=True):
         data = path.read_bytes()
-        if len(data) < 1024:
-            continue
-        packed = gzip.compress(data, compresslevel=9, mtime=0)
-        if len(packed) < 0.9 * len(data):
-            path.with_name(path.name + ".gz").write_bytes(packed)
+        for suffix, copy in (".gz", gzip.compress(data, compresslevel=9, mtime=0)), (".br", packed):
+            if len(copy) < 0.9 * len(data):
+                path.with_name(path.name + suffix).write_bytes(copy)
 
 
-def size(folder: Path, gzipped: bool = False) -> int:
-    """The bytes of the bundle's files, or of what a server sends with gzip (a file's .gz
-    where it has one)."""
+def brotli_copies(files: list[Path]) -> list[bytes]:
+    """Each file at brotli's best (quality 11, a 16 MB window), from the copies kept in the
+    cache (``pocket-brotli/``, only this build's kept) or made in parallel."""
+    kept = cache_dir().with_name("pocket-brotli")
+    kept.mkdir(parents=True, exist_ok=True)
+    names = [kept / f"{hashlib.sha256(p.read_bytes()).hexdigest()}.br" for p in files]
+    missing = [(p, name) for p, name in zip(files, names, strict=True) if not name.is_file()]
+    with concurrent.futures.ProcessPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
+        for (_, name), packed in zip(
+            missing, pool.map(brotli_best, [p for p, _ in missing]), strict=True
+        ):
+            fresh = name.with_suffix(".new")
+            fresh.write_bytes(packed)
+            fresh.replace(name)
+    for old in set(kept.iterdir()) - set(names):
+        old.unlink(missing_ok=True)
+    return [name.read_bytes() for name in names]
+
+
+def brotli_best(path: Path) -> bytes:
+    return bytes(brotli.compress(path.read_bytes(), quality=11, lgwin=24))
+
+
+def size(folder: Path, packed: str = "") -> int:
+    """The bytes of the bundle's files, or of what a server sends with the build's copies
+    (``packed``: "gz" or "br"; a file with no such copy goes as it is)."""
     total = 0
     for path in folder.rglob("*"):
-        if not path.is_file() or path.suffix == ".gz":
+        if not path.is_file() or path.suffix in PACKED:
             continue
-        packed = path.with_name(path.name + ".gz")
-        total += (packed if gzipped and packed.exists() else path).stat().st_size
+        copy = path.with_name(f"{path.name}.{packed}")
+        total += (copy if packed and copy.exists() else path).stat().st_size
     return total
 
 

@@ -16,8 +16,19 @@ folders.forEach((folder, i) => {
 pyodide.globals.set('count', folders.length);
 const failed = pyodide.runPython(`
 import compileall
-# legacy: x.pyc beside x.py, not in __pycache__; the zip keeps only the .pyc files.
-not all(compileall.compile_dir(f"/compile/{i}", quiet=1, legacy=True) for i in range(count))
+import py_compile
+# legacy: x.pyc beside x.py, not in __pycache__; the zip keeps only the .pyc files. Unchecked
+# hash: the bytecode names no source's time (there is no source to check), so the same sources
+# give the same bytes at each build.
+not all(
+    compileall.compile_dir(
+        f"/compile/{i}",
+        quiet=1,
+        legacy=True,
+        invalidation_mode=py_compile.PycInvalidationMode.UNCHECKED_HASH,
+    )
+    for i in range(count)
+)
 `);
 if (failed) {
   console.error('compile.mjs: some files did not compile');
