@@ -2,8 +2,11 @@
 
 The bundle ``make pocket`` builds (``dist/pocket/``), served by a plain static file server on
 loopback (no API behind it, as a family's static host serves it), driven in chromium as the
-browser tests start it (``tests/e2e/browser.py``), at each CPU rate (x1, then x4: chromium's
-``Emulation.setCPUThrottlingRate``, which stands in for a mid-range phone). At each rate:
+browser tests start it (``tests/e2e/browser.py``), at each CPU rate: x1, then x4, which stands
+in for a mid-range phone. x4 is the whole browser on a quarter of one core (``--slow cgroup``,
+the default: a CPU cgroup's quota, ``CpuLimit``, which needs root), or chromium's
+``Emulation.setCPUThrottlingRate`` (``--slow chromium``), which slows the page's main thread
+only, not the Web Worker where the bank runs. At each rate:
 
 - **Starts** (``--runs`` of each; the median, min and max). *Cold*: a new browser context
   (empty HTTP cache, no service worker, no IndexedDB) opens the bundle's address; *cached*:
@@ -330,15 +333,23 @@ def descendants() -> list[int]:
     return found
 
 
-def chromium_memory_mib() -> dict[str, float]:
-    """``VmRSS`` of chromium's renderer processes and of all its processes, MiB."""
-    renderers = everything = 0
+def chromium_pids() -> dict[int, bytes]:
+    """Chromium's processes among this one's descendants, with their command lines."""
+    found = {}
     for pid in descendants():
         with contextlib.suppress(OSError):
             # chromium's child processes write their command line as one string, spaces and all.
             command = Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ")
-            if b"chrom" not in command.split(b" ")[0]:
-                continue
+            if b"chrom" in command.split(b" ")[0]:
+                found[pid] = command
+    return found
+
+
+def chromium_memory_mib() -> dict[str, float]:
+    """``VmRSS`` of chromium's renderer processes and of all its processes, MiB."""
+    renderers = everything = 0
+    for pid, command in chromium_pids().items():
+        with contextlib.suppress(OSError):
             rss = 0
             for line in Path(f"/proc/{pid}/status").read_text().splitlines():
                 if line.startswith("VmRSS:"):
@@ -472,7 +483,7 @@ def starts(
         context = browser.new_context()
         try:
             page = context.new_page()
-            _, loaded = throttled(page, rate)
+            _, loaded = throttled(page, args.page_rate)
             server.take()
             cold.append(visit(page, server.url, START_SCREEN))
             service_worker_ready(page)
@@ -483,7 +494,7 @@ def starts(
                 page.close()
                 server.take()
                 page = context.new_page()
-                _, loaded = throttled(page, rate)
+                _, loaded = throttled(page, args.page_rate)
                 (later if again else second).append(
                     visit(page, f"{server.url}#/g/{game['id']}", TABLE)
                 )
@@ -526,7 +537,7 @@ def long_game(
     context = browser.new_context()
     try:
         page = context.new_page()
-        session, _ = throttled(page, rate)
+        session, _ = throttled(page, args.page_rate)
         page.goto("about:blank")
         time.sleep(1)
         blank = chromium_memory_mib()
@@ -583,7 +594,7 @@ def long_game(
         for _ in range(args.runs):
             page.close()
             page = context.new_page()
-            throttled(page, rate)
+            throttled(page, args.page_rate)
             visits.append(visit(page, f"{server.url}#/g/{long['id']}", TABLE))
         results["cached_long_answer_ms"] = spread([v.answer_ms for v in visits])
         results["cached_long_usable_ms"] = spread([v.usable_ms for v in visits])
@@ -676,7 +687,85 @@ def bundle_sizes() -> dict[str, float | None]:
     }
 
 
+class CpuLimit:
+    """Chromium's processes, all together, on ``1/rate`` of one core: a CPU cgroup's quota
+    (cgroup v1's ``cpu.cfs_quota_us`` or v2's ``cpu.max``, 10 ms periods), which slows every
+    thread of the browser, the bank's Web Worker too, unlike chromium's own throttling (its
+    page's main thread only). A phone's other cores would run the browser's other threads
+    beside the bank's; here they share the quarter core, so the figures err slow. It needs
+    root and a writable cpu controller; ``why_not()`` says what is missing."""
+
+    PERIOD_US = 10_000
+    PLACES = (Path("/sys/fs/cgroup/cpu"), Path("/sys/fs/cgroup"))  # v1, then v2
+
+    def __init__(self, rate: int) -> None:
+        self.rate = rate
+        self.top = next((p for p in self.PLACES if (p / "cgroup.procs").is_file()), None)
+        self.group: Path | None = None
+
+    def why_not(self) -> str | None:
+        if self.top is None:
+            return "no cgroup file system with a cpu controller"
+        try:
+            self.group = self.top / f"tablebank-bench-{os.getpid()}"
+            self.group.mkdir(exist_ok=True)
+            quota = self.PERIOD_US // self.rate
+            if (self.group / "cpu.max").exists():
+                (self.group / "cpu.max").write_text(f"{quota} {self.PERIOD_US}")
+            else:
+                (self.group / "cpu.cfs_period_us").write_text(str(self.PERIOD_US))
+                (self.group / "cpu.cfs_quota_us").write_text(str(quota))
+        except OSError as error:
+            self.group = None
+            return f"no CPU cgroup could be made ({error.strerror})"
+        return None
+
+    def enter(self) -> None:
+        """Every chromium process now, and those they start later (the renderers of new
+        contexts, forked from its zygote), into the group."""
+        assert self.group is not None
+        self._move(self.group)
+
+    def leave(self) -> None:
+        if self.group is not None and self.top is not None:
+            self._move(self.top)
+            with contextlib.suppress(OSError):
+                self.group.rmdir()
+
+    def _move(self, into: Path) -> None:
+        for pid in chromium_pids():
+            with contextlib.suppress(OSError):  # a process that has ended since
+                (into / "cgroup.procs").write_text(str(pid))
+
+
 def run_rate(
+    browser: Any, server: StaticServer, rate: int, args: argparse.Namespace
+) -> dict[str, Any]:
+    """Every figure at one CPU rate: ``args.slow`` says how the rate is had (a CPU cgroup on
+    the browser, or chromium's throttling of the page)."""
+    limit = CpuLimit(rate) if rate > 1 and args.slow == "cgroup" else None
+    args.page_rate = rate if args.slow == "chromium" else 1
+    if limit is not None:
+        why = limit.why_not()
+        if why is not None:
+            raise SystemExit(f"--slow cgroup: {why}; run as root, or --slow chromium")
+        limit.enter()
+    try:
+        results = measure_rate(browser, server, rate, args)
+    finally:
+        if limit is not None:
+            limit.leave()
+    results["slowed_by"] = (
+        "nothing"
+        if rate == 1
+        else f"a CPU cgroup: the browser on 1/{rate} of a core"
+        if limit is not None
+        else f"chromium's throttling of the page (Emulation.setCPUThrottlingRate {rate})"
+    )
+    return results
+
+
+def measure_rate(
     browser: Any, server: StaticServer, rate: int, args: argparse.Namespace
 ) -> dict[str, Any]:
     started = time.perf_counter()
@@ -823,7 +912,12 @@ def summary(doc: dict[str, Any]) -> str:
         f"{c['samples']} writes on each game; long game {c['transactions']:,} transactions. "
         f"{doc['chromium']}; {m['cores']} cores ({m['cpu']}); load average "
         f"{m['load_average_at_start']} at the start, {doc.get('load_average_at_end')} at the "
-        f"end{' (--quick)' if c['quick'] else ''}."
+        f"end{' (--quick)' if c['quick'] else ''}. "
+        + "; ".join(
+            f"{TIMES}{rate}: slowed by {results.get('slowed_by', 'chromium (before --slow)')}"
+            for rate, results in doc["rates"].items()
+            if rate != "1"
+        )
     )
 
 
@@ -880,7 +974,14 @@ def parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     ap.add_argument("--quick", action="store_true", help="a smoke run: small and short")
-    ap.add_argument("--rates", default="1,4", help="CPU throttling rates (default 1,4)")
+    ap.add_argument("--rates", default="1,4", help="CPU rates (default 1,4)")
+    ap.add_argument(
+        "--slow",
+        choices=("cgroup", "chromium"),
+        default="cgroup",
+        help="how a rate above 1 is had: a CPU cgroup's quota on the whole browser (default; "
+        "needs root) or chromium's throttling, which slows only the page's main thread",
+    )
     ap.add_argument("--runs", type=int, help="runs of each start and read (default 5; quick 1)")
     ap.add_argument(
         "--visits", type=int, help="visits from the cache after each cold one (default 3; quick 2)"
