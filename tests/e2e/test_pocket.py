@@ -79,6 +79,25 @@ def test_a_game_kept_on_the_phone_outlives_a_reload_and_asks_no_other_host(
     expect(page.get_by_test_id("cash-p2")).to_have_text(money(page, 1500))
     assert elsewhere == []
 
+    # Nobody else writes a game kept here (one tab holds the bank), so the table does not ask
+    # the bank for it every 3 s as it polls a server with no stream (live.js: once a minute).
+    settled(page)
+    page.evaluate(COUNT_READS)
+    page.wait_for_timeout(7000)
+    reads = page.evaluate("() => window.__tbReads")
+    assert reads <= 1, f"{reads} GETs handed to the bank in 7 s at rest"
+
+
+# The GETs the page hands its bank's worker from now on, in ``window.__tbReads``.
+COUNT_READS = """() => {
+  window.__tbReads = 0;
+  const post = Worker.prototype.postMessage;
+  Worker.prototype.postMessage = function (message, ...rest) {
+    if (message && message.type === 'request' && message.method === 'GET') window.__tbReads += 1;
+    return post.call(this, message, ...rest);
+  };
+}"""
+
 
 @pytest.mark.parametrize("locale", ["en-US", "ru-RU", "pl-PL"])
 def test_a_pocket_game_is_said_to_be_on_no_server(

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import concurrent.futures
+import contextlib
 import gzip
 import hashlib
 import json
@@ -33,6 +34,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 import zipfile
 from pathlib import Path
 
@@ -332,21 +334,29 @@ def compress(out: Path) -> None:
 
 def brotli_copies(files: list[Path]) -> list[bytes]:
     """Each file at brotli's best (quality 11, a 16 MB window), from the copies kept in the
-    cache (``pocket-brotli/``, only this build's kept) or made in parallel."""
+    cache (``pocket-brotli/``, by the digest of the file) or made now, in parallel. A copy
+    unused for a week is dropped (two checkouts building by turns keep theirs)."""
     kept = cache_dir().with_name("pocket-brotli")
     kept.mkdir(parents=True, exist_ok=True)
     names = [kept / f"{hashlib.sha256(p.read_bytes()).hexdigest()}.br" for p in files]
-    missing = [(p, name) for p, name in zip(files, names, strict=True) if not name.is_file()]
+    packed: dict[Path, bytes] = {}
+    for name in names:
+        with contextlib.suppress(FileNotFoundError):
+            packed[name] = name.read_bytes()
+            os.utime(name)
+    missing = [(p, name) for p, name in zip(files, names, strict=True) if name not in packed]
     with concurrent.futures.ProcessPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
-        for (_, name), packed in zip(
-            missing, pool.map(brotli_best, [p for p, _ in missing]), strict=True
-        ):
-            fresh = name.with_suffix(".new")
-            fresh.write_bytes(packed)
+        made = pool.map(brotli_best, [p for p, _ in missing])
+        for (_, name), copy in zip(missing, made, strict=True):
+            packed[name] = copy
+            fresh = name.with_name(f"{name.name}.{os.getpid()}")
+            fresh.write_bytes(copy)
             fresh.replace(name)
-    for old in set(kept.iterdir()) - set(names):
-        old.unlink(missing_ok=True)
-    return [name.read_bytes() for name in names]
+    for old in kept.iterdir():
+        with contextlib.suppress(FileNotFoundError):
+            if time.time() - old.stat().st_mtime > 7 * 24 * 3600:
+                old.unlink()
+    return [packed[name] for name in names]
 
 
 def brotli_best(path: Path) -> bytes:

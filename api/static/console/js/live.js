@@ -6,9 +6,11 @@
 // delivered, so nothing recorded meanwhile is missed. Attempts back off from 0.5 s to 10 s, or
 // wait the Retry-After of a refusal (429 too_many_streams: the token's other tabs hold its
 // streams; 503 busy); the state (connecting, live, reconnecting, offline) goes to listeners for
-// the banner. A server without the stream (404) is polled instead.
+// the banner. A server without the stream (404) is polled instead; the pocket bank (no stream
+// either) is polled seldom: nobody else writes its games (one tab holds the bank), so a poll
+// there only keeps the banner and the outbox's retries going, at no cost to the phone's battery.
 
-import {send} from './transport.js';
+import {inPocket, send} from './transport.js';
 
 const BASE = '/api/v1';
 const FIRST_DELAY_MS = 500;
@@ -17,6 +19,7 @@ const MAX_DELAY_MS = 10000;
 // that left the Wi-Fi gets no error, only silence).
 const SILENCE_MS = 35000;
 const POLL_MS = 3000;
+const POCKET_POLL_MS = 60000;
 // Failed attempts in a row after which "reconnecting" becomes "offline".
 const OFFLINE_AFTER = 2;
 // The longest a Retry-After is waited out; a longer one is taken as this.
@@ -92,7 +95,8 @@ export class SseParser {
  * `poll()` is the fallback where the server has no stream: it throws when it cannot reach it.
  */
 export class Live {
-  constructor(api, gameId, {after = null, onTransaction = () => {}, poll = null, pollMs = POLL_MS} = {}) {
+  constructor(api, gameId, {after = null, onTransaction = () => {}, poll = null,
+    pollMs = inPocket() ? POCKET_POLL_MS : POLL_MS} = {}) {
     this.api = api;
     this.gameId = gameId;
     this.last = after;
