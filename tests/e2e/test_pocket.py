@@ -115,6 +115,13 @@ def test_a_pocket_game_is_said_to_be_on_no_server(
     expect(nav).not_to_contain_text(words(page, "nav_players"))
     page.goto(base)
     wait_ready(page)
+    # The start screen: no players' phones to follow a game kept here, no banker link of a
+    # server's game to paste (a game comes to the pocket bank by its file), no players' links.
+    main = page.locator("main")
+    expect(main).to_contain_text(words(page, "home_intro_pocket"))
+    expect(main).to_contain_text(words(page, "fi_open_hint_pocket"))
+    for server_words in ("home_intro", "open_banker_link", "fi_open_hint"):
+        expect(main).not_to_contain_text(words(page, server_words))
     row = page.locator("li[data-game]").filter(has_text="Piątek")
     row.get_by_test_id("forget-game").click()
     dialog = page.locator("dialog[open]")

@@ -114,7 +114,7 @@ function topbar(ctx, view) {
 // -- games on this device ------------------------------------------------------------------
 
 /** The start: the games this device holds (each can be forgotten here), a new game, a banker
- * link from another device. `forgotten`: the name of a game just forgotten, said at the top. */
+ * link from another device (not in the pocket bank, where a game comes by its file). `forgotten`: the name of a game just forgotten, said at the top. */
 function homeScreen({forgotten = null} = {}) {
   current = null;
   topbar(null);
@@ -123,7 +123,7 @@ function homeScreen({forgotten = null} = {}) {
   replace(main,
     h('section', {class: 'card hero'},
       h('h1', {}, t('home_title')),
-      h('p', {}, t('home_intro')),
+      h('p', {}, t(inPocket() ? 'home_intro_pocket' : 'home_intro')),
       h('a', {class: 'button primary', href: '#/new'}, t('new_game'))),
     h('section', {class: 'card'}, h('h2', {}, t('games_here')),
       forgotten ? h('p', {class: 'ok', role: 'status', dataset: {testid: 'game-forgotten'}}, t(inPocket() ? 'fg_done_pocket' : 'fg_done', {name: forgotten})) : null,
@@ -139,7 +139,8 @@ function homeScreen({forgotten = null} = {}) {
             .filter(Boolean).map((x) => ` · ${x}`).join(''))),
         h('button', {type: 'button', class: 'secondary', dataset: {testid: 'forget-game'}, 'aria-haspopup': 'dialog',
           onclick: () => forgetGameDialog(g)}, t('forget'), h('span', {class: 'sr-only'}, ` ${g.name || g.id}`))))) : h('p', {class: 'muted'}, t('no_games_here'))),
-    h('section', {class: 'card'}, h('h2', {}, t('open_banker_link')),
+    // A banker link opens a game on a server: the pocket bank's games come by their files.
+    inPocket() ? null : h('section', {class: 'card'}, h('h2', {}, t('open_banker_link')),
       h('p', {class: 'muted small'}, t('open_banker_link_hint')),
       field(t('banker_link'), link),
       h('button', {type: 'button', class: 'secondary', onclick: () => {

@@ -9,6 +9,7 @@ import {h, replace} from './dom.js';
 import {Api, Problem, newKey} from './api.js';
 import {t, LANGUAGES} from './i18n.js';
 import {problemView} from './views.js';
+import {inPocket} from './transport.js';
 
 // What a file system refuses in a name (Windows' reserved characters, the slash, controls).
 const UNSAFE = /[\\/:*?"<>|\u0000-\u001f\u007f]+/g;
@@ -116,7 +117,7 @@ export function openFileSection(opened) {
   });
   return h('section', {class: 'card', dataset: {testid: 'open-file'}},
     h('h2', {}, t('fi_open_title')),
-    h('p', {class: 'muted small'}, t('fi_open_hint')),
+    h('p', {class: 'muted small'}, t(inPocket() ? 'fi_open_hint_pocket' : 'fi_open_hint')),
     h('div', {class: 'row'}, choose, input),
     status);
 }
