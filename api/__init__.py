@@ -106,6 +106,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(docs_blp)  # the document as a page, at /api/v1/docs
     app.register_blueprint(pocket_blp)  # the pocket bundle, at /pocket/, once built
     app.after_request(no_store_with_a_token)
+    app.after_request(no_sniffing)
     return app
 
 
@@ -114,4 +115,11 @@ def no_store_with_a_token(response: Response) -> Response:
     a proxy's (API.md, v1.2, "Shared devices and caches")."""
     if "Authorization" in request.headers:
         response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+def no_sniffing(response: Response) -> Response:
+    """Every answer is read as the type it says it is (a JSON answer, a problem, an export),
+    never as a page a browser guessed from its bytes."""
+    response.headers.setdefault("X-Content-Type-Options", "nosniff")
     return response

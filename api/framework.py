@@ -59,7 +59,30 @@ def parse_json(raw: bytes) -> Any:
     "integer" admits 4.0, so a client (or a fuzzer) reading the OpenAPI document may send
     one. No field of the API takes a fraction; 12.5 stays a fraction, refused where a whole
     number is asked."""
-    return json.loads(raw.decode("utf-8"), parse_float=whole_or_fraction)
+    return json.loads(
+        raw.decode("utf-8"), parse_float=whole_or_fraction, object_pairs_hook=no_name_twice
+    )
+
+
+class NameTwice(ValueError):
+    """A JSON object that names a member twice (``{"amount": 1, "amount": 7}``): RFC 8259
+    leaves which one counts to the reader, so the request is refused rather than read as the
+    last one says, which another reader of the same body (a proxy, a log) may not."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__(name)
+        self.name = name
+
+
+def no_name_twice(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    found = dict(pairs)
+    if len(found) != len(pairs):
+        seen: set[str] = set()
+        for name, _ in pairs:
+            if name in seen:
+                raise NameTwice(name)
+            seen.add(name)
+    return found
 
 
 def whole_or_fraction(text: str) -> int | float:
@@ -115,6 +138,8 @@ class JSONParser(FlaskParser):
             reason = error.msg
         elif isinstance(error, UnicodeDecodeError):
             reason = "not UTF-8"
+        elif isinstance(error, NameTwice):
+            reason = f"{json.dumps(error.name)} is given twice in one object"
         elif isinstance(error, RecursionError):
             reason = "nested too deeply"
         else:

@@ -382,6 +382,30 @@ def test_with_an_admin_token_the_list_needs_it(make_app):
     assert [game["name"] for game in admin.json["items"]] == ["Friday night"]
 
 
+def test_a_head_of_the_list_needs_the_admin_token_too(make_app):
+    # A HEAD answers with the GET's headers: its Content-Length would tell the list's size.
+    client = make_app(TABLEBANK_ADMIN_TOKEN=ADMIN_TOKEN).test_client()
+    created(client)
+
+    anonymous = client.head("/api/v1/games")
+    admin = client.head("/api/v1/games", headers={"Authorization": f"Bearer {ADMIN_TOKEN}"})
+
+    assert anonymous.status_code == 401
+    assert admin.status_code == 200
+
+
+def test_every_api_answer_says_not_to_sniff_its_type(make_app, table):
+    client = make_app().test_client()
+    answers = [
+        client.get("/api/v1/rulesets"),
+        client.get("/healthz"),
+        client.get("/api/v1/games/0b9e6f1e-0000-4000-8000-000000000000"),  # a problem
+        table.post({"type": "salary", "player": "p1"}),
+    ]
+
+    assert [a.headers.get("X-Content-Type-Options") for a in answers] == ["nosniff"] * 4
+
+
 def test_a_games_own_banker_token_does_not_open_the_list(make_app):
     client = make_app(TABLEBANK_ADMIN_TOKEN=ADMIN_TOKEN).test_client()
     game = created(client)
