@@ -5,8 +5,8 @@ also holds each name to its form: length, characters) and for a player renamed m
 
 Two names look alike when they share a confusable skeleton (``lookalike_keys``: Unicode's UTS
 #39 skeletons, ``ledger.skeletons``, of their NFKC forms with the invisible characters left
-out), as written or ignoring case: "Ann" and "Ann" with a Cyrillic A (U+0410), or in
-full-width letters (U+FF21).
+out and each run of spaces read as one), as written or ignoring case: "Ann" and "Ann" with a
+Cyrillic A (U+0410), in full-width letters (U+FF21), or "A nn" and "A  nn".
 """
 
 from __future__ import annotations
@@ -32,6 +32,10 @@ INVISIBLE = re.compile(
 )
 
 
+# A run of spaces of any kind, which the eye reads as one.
+SPACES = re.compile(r"\s+")
+
+
 def code_point(char: str) -> str:
     """How a message names a character it refuses, which may well be invisible: U+202E."""
     return f"U+{ord(char):04X}"
@@ -44,8 +48,10 @@ def caseless(name: str) -> str:
 
 def lookalike_keys(name: str) -> set[str]:
     """What a name looks like, as written and ignoring case: the confusable skeletons (UTS #39)
-    of its NFKC form with its invisible characters left out. Names that share one look alike."""
+    of its NFKC form with its invisible characters left out and each run of spaces as one.
+    Names that share one look alike."""
     visible = INVISIBLE.sub("", unicodedata.normalize("NFKC", name))
+    visible = SPACES.sub(" ", visible)  # "A  nn" reads as "A nn"
     return {skeleton(visible), skeleton(visible.casefold())}
 
 

@@ -132,6 +132,7 @@ class Name(fields.String):
         "hidden": "Must not contain control or format characters ({char}).",
         "blank": "Must not be only spaces.",
         "invisible": "Must not contain invisible characters ({char}).",
+        "marks": "Must not be only marks over nothing ({char}).",
     }
 
     def __init__(self, **kwargs: Any) -> None:
@@ -158,10 +159,18 @@ class Name(fields.String):
         # Spaces alone are trimmed to nothing, which the length refuses; fillers are not spaces.
         if name and all(char.isspace() or INVISIBLE.match(char) for char in name):
             raise self.make_error("blank")
+        if name and not any(shows(char) and not is_mark(char) for char in name):
+            # Accents and other combining marks with no letter under them: nothing to read.
+            raise self.make_error("marks", char=code_point(next(c for c in name if is_mark(c))))
         for before, char in zip(" " + name, name, strict=False):  # each and the one before it
             if INVISIBLE.match(char) and not (VARIATION_SELECTOR.match(char) and shows(before)):
                 raise self.make_error("invisible", char=code_point(char))
         return name
+
+
+def is_mark(char: str) -> bool:
+    """A combining mark (an accent, a vowel sign): it shows only over another character."""
+    return unicodedata.category(char).startswith("M")
 
 
 def shows(char: str) -> bool:

@@ -162,8 +162,11 @@ def test_a_memo_keeps_its_newlines(table):
         (["Ann", "\u202eboB"], "players.1"),
         (["Ann", "B\x00b"], "players.1"),
         (["Ann", "\x1b[31mBob"], "players.1"),
+        (["A nn", "A  nn"], "players"),  # two spaces read as one at the table
+        (["Ann", "Ann\u00a0Lee", "Ann Lee"], "players"),  # a no-break space is a space
+        (["Ann", "\u0301\u0302"], "players.1"),  # combining marks over nothing
     ],
-    ids=["A and a", "U+200B", "U+202E", "NUL", "ESC"],
+    ids=["A and a", "U+200B", "U+202E", "NUL", "ESC", "two spaces", "NBSP", "marks only"],
 )
 def test_look_alike_player_names_are_refused(client, players, field):
     response = client.post("/api/v1/games", json={**NEW_GAME, "players": players})
