@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 from typing import Any
+from urllib.parse import urlsplit, urlunsplit
 
 from flask import Flask, Response, request
 from werkzeug.middleware.proxy_fix import ProxyFix
@@ -107,6 +108,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(pocket_blp)  # the pocket bundle, at /pocket/, once built
     app.after_request(no_store_with_a_token)
     app.after_request(no_sniffing)
+    app.after_request(redirect_on_this_server)
     return app
 
 
@@ -115,6 +117,18 @@ def no_store_with_a_token(response: Response) -> Response:
     a proxy's (API.md, v1.2, "Shared devices and caches")."""
     if "Authorization" in request.headers:
         response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+def redirect_on_this_server(response: Response) -> Response:
+    """A redirect of the server's own (``/pocket`` to ``/pocket/``) names the path alone, not
+    the host the request said it was for: a forged ``Host`` sends nobody elsewhere, and a cache
+    in front keeps no address an attacker chose."""
+    location = response.headers.get("Location")
+    if location and response.status_code in (301, 302, 303, 307, 308):
+        found = urlsplit(location)
+        if found.netloc == request.host:
+            response.headers["Location"] = urlunsplit(("", "", found.path, found.query, ""))
     return response
 
 

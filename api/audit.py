@@ -124,8 +124,9 @@ def printable(text: str) -> str:
 @audit_blp.route("/accounts/<account>/statement")
 class Statement(MethodView):
     @audit_blp.response(200, StatementSchema)
+    @audit_blp.arguments(NoQuerySchema, location="query", unknown=RAISE)
     @audit_blp.doc(operationId="get_statement")
-    def get(self, game: UUID, account: str) -> Any:
+    def get(self, _query: dict[str, Any], game: UUID, account: str) -> Any:
         """Every posting into or out of one account, signed, with the running balance."""
         return heavy(game, lambda: tablebank().statement_job(game, account))
 
@@ -133,8 +134,9 @@ class Statement(MethodView):
 @audit_blp.route("/replay")
 class Replay(MethodView):
     @audit_blp.response(200, ReplaySchema)
+    @audit_blp.arguments(NoQuerySchema, location="query", unknown=RAISE)
     @audit_blp.doc(operationId="replay_game")
-    def get(self, game: UUID) -> Any:
+    def get(self, _query: dict[str, Any], game: UUID) -> Any:
         """One step per transaction, with every balance and net worth after it."""
         return heavy(game, lambda: tablebank().replay_job(game))
 
@@ -142,8 +144,9 @@ class Replay(MethodView):
 @audit_blp.route("/verify")
 class Verify(MethodView):
     @audit_blp.response(200, VerificationSchema)
+    @audit_blp.arguments(NoQuerySchema, location="query", unknown=RAISE)
     @audit_blp.doc(operationId="verify_game")
-    def get(self, game: UUID) -> Any:
+    def get(self, _query: dict[str, Any], game: UUID) -> Any:
         """Recompute the hash chain; ``head`` is the hash to note and compare later."""
         return heavy(game, lambda: tablebank().verify_job(game))
 
@@ -151,8 +154,9 @@ class Verify(MethodView):
 @audit_blp.route("/export")
 class Export(MethodView):
     @audit_blp.response(200, ExportSchema)
+    @audit_blp.arguments(NoQuerySchema, location="query", unknown=RAISE)
     @audit_blp.doc(operationId="export_game")
-    def get(self, game: UUID) -> Any:
+    def get(self, _query: dict[str, Any], game: UUID) -> Any:
         """The whole log with each transaction's hash, to keep or import elsewhere; no tokens."""
         return heavy(game, lambda: tablebank().export_job(game))
 

@@ -409,6 +409,25 @@ def test_every_api_answer_says_not_to_sniff_its_type(make_app, table):
     assert [a.headers.get("X-Content-Type-Options") for a in answers] == ["nosniff"] * 4
 
 
+def test_a_redirect_names_no_host_the_request_made_up(make_app):
+    client = make_app().test_client()
+
+    response = client.get("/pocket", headers={"Host": "evil.example"})
+
+    assert (response.status_code, response.headers["Location"]) == (308, "/pocket/")
+
+
+def test_an_unknown_query_parameter_on_a_whole_log_read_is_refused(table):
+    # Each would be computed and kept in the read cache apart (api/heavy.py), for nothing.
+    for read in ("replay", "export", "verify", "fairplay", "accounts/p1/statement"):
+        response = table.client.get(f"{table.url}/{read}?x=1", headers=table.auth())
+        assert (response.status_code, response.json["errors"]) == (
+            422,
+            {"x": ["Unknown field."]},
+        ), read
+        assert table.client.get(f"{table.url}/{read}", headers=table.auth()).status_code == 200
+
+
 def test_a_games_own_banker_token_does_not_open_the_list(make_app):
     client = make_app(TABLEBANK_ADMIN_TOKEN=ADMIN_TOKEN).test_client()
     game = created(client)
