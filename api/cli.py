@@ -13,6 +13,7 @@
   ``POST /api/v1/games/import`` holds it to; prints its id and tokens.
 - ``tablebank verify FILE``: checks an exported log offline; exit status 0 if it holds, 1 if not.
 - ``tablebank replay FILE [--last N]``: every balance and net worth after each transaction.
+- ``tablebank --version``: the release, as ``GET /api/v1/version`` says it.
 """
 
 from __future__ import annotations
@@ -43,6 +44,7 @@ from api import heavy, netaddr
 from api.errors import field_errors
 from api.limits import STREAMS_PER_ADDRESS
 from api.offload import DEFAULT_SLOTS
+from api.version import VERSION
 from ledger.application import TableBank
 from ledger.errors import LedgerError, LogInvalid
 from ledger.exchange import replay_document, verify_document
@@ -415,6 +417,7 @@ def parser() -> argparse.ArgumentParser:
     top = argparse.ArgumentParser(
         prog="tablebank", description=__doc__, formatter_class=argparse.RawTextHelpFormatter
     )
+    top.add_argument("--version", action="version", version=f"tablebank {VERSION}")
     sub = top.add_subparsers(dest="command", required=True)
     s = sub.add_parser("serve", help="serve the API and console")
     s.add_argument("--host", default="127.0.0.1")

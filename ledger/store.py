@@ -316,6 +316,21 @@ def is_postgres(db: str) -> bool:
     return db.lower().startswith(tuple(scheme + "://" for scheme in POSTGRES_SCHEMES))
 
 
+# The layout of the store this release reads and writes (GET /api/v1/version's "schema"):
+# v1.2's, the first.
+SCHEMA = 1
+
+
+def store_kind(db: str) -> str:
+    """What keeps the games for a ``--db`` value: "sqlite" or "postgresql" on a server,
+    "pocket" in the browser's pocket bank, "memory" for an app in memory (tests)."""
+    if db == ":memory:":
+        return "memory"
+    if db == POCKET_DB:
+        return "pocket"
+    return "postgresql" if is_postgres(db) else "sqlite"
+
+
 def persistence_env(db: str | None) -> dict[str, str]:
     """The eventsourcing environment for a ``--db`` value."""
     if db is None or db == "":

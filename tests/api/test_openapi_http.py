@@ -47,6 +47,7 @@ def test_document_lists_every_path(document):
         "/api/v1/rulesets",
         "/api/v1/rulesets/{name}",
         "/api/v1/parameters",
+        "/api/v1/version",
         "/healthz",
     }
 
@@ -282,6 +283,7 @@ OPERATION_IDS = {
     ("get", "/api/v1/rulesets/{name}"): "get_ruleset",
     ("get", "/api/v1/parameters"): "list_parameters",
     ("get", "/healthz"): "get_health",
+    ("get", "/api/v1/version"): "get_version",
 }
 
 
