@@ -31,6 +31,7 @@ from ledger.exchange import Exchange
 from ledger.reading import Reading
 from ledger.setup import GAMES_LOG_ID, STATUS_LOG_ID, GameListed, GameStatusLogged, SetUp
 from ledger.storage import Storage
+from ledger.store import answers
 from ledger.writing import IdempotentWrite, Writing
 
 __all__ = ["TableBank"]
@@ -129,6 +130,10 @@ class TableBank:
     import_game = Part("exchange", Exchange.import_game)
     rebuild_import = Part("exchange", Exchange.rebuild_import)
     save_import = Part("exchange", Exchange.save_import)
+
+    def store_answers(self) -> bool:
+        """Whether the store answers a round trip in time (``ledger.store.answers``)."""
+        return answers(self.storage.recorder, self.storage.env)
 
     def close(self) -> None:
         """Stop following the store, then close it."""

@@ -51,6 +51,7 @@ from eventsourcing.sqlite import (
 )
 
 try:  # the postgres extra
+    import psycopg
     from eventsourcing.postgres import (
         PostgresAggregateRecorder,
         PostgresApplicationRecorder,
@@ -309,6 +310,47 @@ def _postgres_states(
     ):
         cursor.execute(statement, params, prepare=True)
         return [bytes(row[0]) for row in cursor.fetchall()]
+
+
+# How long a store may take to answer a readiness check (GET /readyz) before it is called away.
+READY_SECONDS = 2.0
+
+
+def answers(recorder: object, env: Any, within: float = READY_SECONDS) -> bool:
+    """Whether the store answers a round trip within ``within`` seconds (``/readyz``).
+
+    SQLite: a read of the events table through the recorder's own connections (a file that
+    is gone or unreadable fails). PostgreSQL: ``SELECT 1`` on a connection of its own, made
+    with the environment's address, so that a pool whose connections all wait on a stopped
+    server does not hold the check past its time: the connection's and the statement's
+    timeouts bound it. A store in memory (the pocket bank's, tests') always answers."""
+    started = time.monotonic()
+    try:
+        if isinstance(recorder, SQLiteAggregateRecorder):
+            with recorder.datastore.transaction(commit=False) as cursor:
+                cursor.execute(f"SELECT 1 FROM {recorder.events_table_name} LIMIT 1")
+        elif HAS_POSTGRES and isinstance(recorder, PostgresAggregateRecorder):
+            with (
+                psycopg.connect(
+                    host=env.get("POSTGRES_HOST"),
+                    port=env.get("POSTGRES_PORT"),
+                    dbname=env.get("POSTGRES_DBNAME"),
+                    user=env.get("POSTGRES_USER"),
+                    password=env.get("POSTGRES_PASSWORD"),
+                    connect_timeout=max(2, round(within)),  # libpq's least
+                    options=f"-c statement_timeout={int(within * 1000)}",
+                ) as connection,
+                connection.cursor() as cursor,
+            ):
+                cursor.execute("SELECT 1")
+    except (OperationalError, InterfaceError, sqlite3.Error, OSError) as error:
+        del error
+        return False
+    except Exception as error:  # psycopg's own, where the postgres extra is installed
+        if HAS_POSTGRES and isinstance(error, psycopg.Error):
+            return False
+        raise
+    return time.monotonic() - started <= within
 
 
 def is_postgres(db: str) -> bool:

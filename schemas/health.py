@@ -13,6 +13,11 @@ class HealthSchema(Schema):
 
 
 @answer()
+class ReadySchema(Schema):
+    status = fields.String(metadata={"description": "ready"})
+
+
+@answer()
 class VersionSchema(Schema):
     version = fields.String(metadata={"description": "the release, as `tablebank --version`"})
     store = fields.String(

@@ -49,6 +49,7 @@ def test_document_lists_every_path(document):
         "/api/v1/parameters",
         "/api/v1/version",
         "/healthz",
+        "/readyz",
     }
 
 
@@ -284,6 +285,7 @@ OPERATION_IDS = {
     ("get", "/api/v1/parameters"): "list_parameters",
     ("get", "/healthz"): "get_health",
     ("get", "/api/v1/version"): "get_version",
+    ("get", "/readyz"): "get_readiness",
 }
 
 
