@@ -413,6 +413,43 @@ def add_db_option(command: argparse.ArgumentParser) -> None:
     )
 
 
+# What an environment variable may say for an option that is on or off.
+ON, OFF = {"1", "true", "yes", "on"}, {"0", "false", "no", "off", ""}
+
+
+def environment_name(action: argparse.Action) -> str:
+    """``--games-per-minute`` → ``TABLEBANK_GAMES_PER_MINUTE``."""
+    long = max(action.option_strings, key=len)
+    return "TABLEBANK_" + long.lstrip("-").upper().replace("-", "_")
+
+
+def from_environment(command: argparse.ArgumentParser) -> None:
+    """Every option of ``command`` may be set by an environment variable, ``TABLEBANK_<OPTION>``
+    (a container's or a systemd unit's configuration); the option on the command line wins. A
+    value is read as the option's would be (argparse converts a string default by the option's
+    type, and a bad one is refused naming the variable); an empty one is as good as none; an
+    on-off option takes 1/0, true/false, yes/no or on/off."""
+    for action in command._actions:
+        if not action.option_strings or action.dest in ("help", "threads"):
+            continue
+        name = environment_name(action)
+        if action.help is not argparse.SUPPRESS and name not in (action.help or ""):
+            action.help = f"{action.help or ''} [${name}]".strip()
+        given = os.environ.get(name)
+        if isinstance(action, argparse._StoreTrueAction) and given is not None:
+            word = given.strip().lower()
+            if word not in ON | OFF:
+                command.error(f"${name} must be one of 1, 0, true, false, yes, no, on, off")
+            action.default = word in ON
+        elif given:  # an empty one is as good as none
+            try:
+                if callable(action.type):
+                    action.type(given)
+            except (argparse.ArgumentTypeError, ValueError, TypeError) as error:
+                command.error(f"${name}={given!r}: {error or 'not a valid value'}")
+            action.default = given
+
+
 def parser() -> argparse.ArgumentParser:
     top = argparse.ArgumentParser(
         prog="tablebank", description=__doc__, formatter_class=argparse.RawTextHelpFormatter
@@ -503,6 +540,7 @@ def parser() -> argparse.ArgumentParser:
     # Before the server took a greenlet per connection it took a thread from a pool of this
     # size; the option is still accepted so that scripts written for it keep working.
     s.add_argument("--threads", type=int, default=None, help=argparse.SUPPRESS)
+    from_environment(s)
     s.set_defaults(func=serve)
     e = sub.add_parser("export", help="print a game's whole log as JSON")
     e.add_argument("game", metavar="GAME_ID")

@@ -188,3 +188,61 @@ def test_no_two_servers_share_gunicorns_control_socket(started: list[dict[str, A
     cli.main(["serve", "--port", "8002", "--db", "var/two.sqlite"])
 
     assert [run["settings"].control_socket_disable for run in started] == [True, True]
+
+
+# -- every option by environment (API.md v1.3, "Operating a server") -------------------------
+
+
+def test_an_option_may_come_from_the_environment_and_the_command_line_wins(
+    started: list[dict[str, Any]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A container or a systemd unit configures the server by TABLEBANK_<OPTION>.
+    monkeypatch.setenv("TABLEBANK_STREAMS_PER_ADDRESS", "120")
+    monkeypatch.setenv("TABLEBANK_GAMES_PER_MINUTE", "7")
+    monkeypatch.setenv("TABLEBANK_WORKERS", "3")
+    serve("--games-per-minute", "5")
+    (run,) = started
+    assert run["config"]["TABLEBANK_STREAMS_PER_ADDRESS"] == 120
+    assert run["config"]["TABLEBANK_GAMES_PER_MINUTE"] == 5  # the option's, not the variable's
+    assert run["options"]["workers"] == 3
+
+
+def test_every_serve_option_names_its_environment_variable() -> None:
+    (serve_command,) = (
+        choice
+        for action in cli.parser()._actions
+        if isinstance(action, cli.argparse._SubParsersAction)
+        for name, choice in action.choices.items()
+        if name == "serve"
+    )
+    options = [
+        action
+        for action in serve_command._actions
+        if action.option_strings and action.dest not in ("help", "threads")
+    ]
+    assert len(options) >= 15
+    for action in options:
+        assert f"$TABLEBANK_{action.dest.upper()}" in (action.help or ""), action.option_strings
+
+
+@pytest.mark.parametrize(
+    ("name", "value"),
+    [
+        ("TABLEBANK_PORT", "eighty"),
+        ("TABLEBANK_READ_SLOTS", "0"),
+        ("TABLEBANK_ALLOW_SHARED_DB", "maybe"),
+    ],
+)
+def test_a_bad_value_in_the_environment_is_refused_naming_the_variable(
+    started: list[dict[str, Any]],
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    name: str,
+    value: str,
+) -> None:
+    monkeypatch.setenv(name, value)
+    with pytest.raises(SystemExit) as exited:
+        serve()
+    assert exited.value.code == 2
+    assert f"${name}" in capsys.readouterr().err
+    assert started == []
