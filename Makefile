@@ -103,8 +103,8 @@ bench-pocket: install-test pocket
 check: $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $(VENV)/.installed-test
-	$(BIN)/ruff check ledger schemas api tests
-	$(BIN)/ruff format --check ledger schemas api tests
+	$(BIN)/ruff check ledger schemas api tablebank tests
+	$(BIN)/ruff format --check ledger schemas api tablebank tests
 	$(BIN)/mypy
 
 clean:

@@ -5,6 +5,8 @@ upgrade."""
 from __future__ import annotations
 
 import importlib.metadata
+import subprocess
+import sys
 
 import pytest
 from flask import Flask
@@ -34,3 +36,16 @@ def test_the_command_prints_the_same_release(capsys: pytest.CaptureFixture[str])
 
     assert ended.value.code == 0
     assert capsys.readouterr().out == f"tablebank {RELEASE}\n"
+
+
+def test_python_m_tablebank_is_the_command_too() -> None:
+    # Where the script is not on the PATH (a virtualenv not activated, Windows).
+    done = subprocess.run(
+        [sys.executable, "-m", "tablebank", "--version"],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=60,
+    )
+
+    assert (done.returncode, done.stdout) == (0, f"tablebank {RELEASE}\n")
