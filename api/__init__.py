@@ -11,10 +11,12 @@ import's CPU work off the event loop; ``api.errors`` turns every failure into
 from __future__ import annotations
 
 import os
+import re
+import uuid
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
-from flask import Flask, Response, request
+from flask import Flask, Response, g, request
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from api import (
@@ -106,10 +108,31 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(console_blp)  # pages, not API: kept out of the OpenAPI document
     app.register_blueprint(docs_blp)  # the document as a page, at /api/v1/docs
     app.register_blueprint(pocket_blp)  # the pocket bundle, at /pocket/, once built
+    app.before_request(take_request_id)
+    app.after_request(give_request_id)
     app.after_request(no_store_with_a_token)
     app.after_request(no_sniffing)
     app.after_request(redirect_on_this_server)
     return app
+
+
+# A client's X-Request-Id is kept if it is a plain token of up to 128 characters (what proxies
+# and tracing send: a UUID, a hex or base64url string); any other is replaced by a new one.
+REQUEST_ID = re.compile(r"[A-Za-z0-9._:+/=-]{1,128}")
+
+
+def take_request_id() -> None:
+    """The request's id: the client's ``X-Request-Id`` if it sent a valid one, else a new one,
+    for the answer and every log line of the request (``g.request_id``)."""
+    given = request.headers.get("X-Request-Id", "")
+    g.request_id = given if REQUEST_ID.fullmatch(given) else uuid.uuid4().hex
+
+
+def give_request_id(response: Response) -> Response:
+    """Every answer carries its request's id, so that a client's report of it finds the
+    server's log lines."""
+    response.headers["X-Request-Id"] = g.get("request_id") or uuid.uuid4().hex
+    return response
 
 
 def no_store_with_a_token(response: Response) -> Response:

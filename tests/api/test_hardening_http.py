@@ -559,3 +559,40 @@ def test_the_documented_429_carries_retry_after(client):
         "$ref": "#/components/responses/RateLimited"
     }
     assert document["components"]["responses"]["RateLimited"]["headers"]["Retry-After"]["required"]
+
+
+# -- X-Request-Id (API.md v1.3, "Operating a server") -----------------------------------------
+
+
+def test_every_answer_carries_a_request_id_of_its_own(make_app, table):
+    client = make_app().test_client()
+    answers = [
+        client.get("/api/v1/rulesets"),
+        client.get("/healthz"),
+        client.get("/api/v1/games/0b9e6f1e-0000-4000-8000-000000000000"),  # 404
+        client.post("/api/v1/games", json={"name": ""}),  # 422
+        table.post({"type": "salary", "player": "p1"}),
+    ]
+    ids = [answer.headers.get("X-Request-Id") for answer in answers]
+
+    assert all(ids) and len(set(ids)) == len(ids), ids
+
+
+def test_a_clients_request_id_is_kept_if_it_is_a_plain_token(make_app):
+    client = make_app().test_client()
+    given = "4bf92f3577b34da6a3ce929d0e0e4736"
+
+    answer = client.get("/healthz", headers={"X-Request-Id": given})
+
+    assert answer.headers["X-Request-Id"] == given
+
+
+@pytest.mark.parametrize("given", ["a b", "x" * 129, "<script>", "id\u00e9"])
+def test_a_request_id_that_is_not_a_plain_token_is_replaced(make_app, given):
+    # Whatever a client sends goes into the server's logs: only a plain token of its own.
+    client = make_app().test_client()
+
+    answer = client.get("/healthz", headers={"X-Request-Id": given})
+
+    kept = answer.headers["X-Request-Id"]
+    assert kept != given and len(kept) == 32 and kept.isalnum()
