@@ -24,6 +24,7 @@ from api import (
     events,  # noqa: F401 - adds the event stream to game_blp
     fairplay,  # noqa: F401 - adds the fair-play audit to audit_blp
     heavy,
+    logs,
     stats,  # noqa: F401 - adds the statistics to audit_blp
 )
 from api.audit import audit_blp, import_blp
@@ -67,6 +68,8 @@ DEFAULTS: dict[str, Any] = {
     "TABLEBANK_READ_CACHE_BYTES": heavy.CACHE_BYTES,
     # The pocket bundle's folder, served at /pocket/ (api.pocket_files); None: dist/pocket.
     "TABLEBANK_POCKET_DIR": None,
+    # Whether the app writes an access line per request (api.logs; tablebank serve in JSON).
+    logs.ACCESS_LOG: False,
 }
 
 
@@ -109,6 +112,8 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(docs_blp)  # the document as a page, at /api/v1/docs
     app.register_blueprint(pocket_blp)  # the pocket bundle, at /pocket/, once built
     app.before_request(take_request_id)
+    app.before_request(logs.start_clock)
+    app.after_request(logs.access_line)
     app.after_request(give_request_id)
     app.after_request(no_store_with_a_token)
     app.after_request(no_sniffing)

@@ -22,6 +22,7 @@ import argparse
 import gc
 import json
 import logging
+import logging.config
 import os
 import re
 import stat
@@ -43,6 +44,7 @@ from rich.text import Text
 from api import heavy, netaddr
 from api.errors import field_errors
 from api.limits import STREAMS_PER_ADDRESS
+from api.logs import ACCESS_LOG, RequestFields
 from api.offload import DEFAULT_SLOTS
 from api.version import VERSION
 from ledger.application import TableBank
@@ -57,6 +59,48 @@ MIN_ADMIN_TOKEN = 16  # characters: far more than anyone could guess
 # Method, path and protocol, never the query string (nor any header).
 ACCESS_LOG_FORMAT = '%(h)s "%(m)s %(U)s %(H)s" %(s)s %(b)s %(M)sms'
 QUERY_STRING = re.compile(r"\?[^\s'\"]+")
+
+
+def json_logging() -> dict[str, Any]:
+    """The logging of ``--log-format json``: every line of the server (gunicorn's, the app's,
+    the access lines of ``api.logs``) one JSON object on stdout, with ``time``, ``level``,
+    ``event`` (the message), ``logger``, and the request's fields where there is one; query
+    strings cut out as in text."""
+    return {
+        "version": 1,
+        "disable_existing_loggers": False,
+        "filters": {
+            "no_query": {"()": QueryRedaction},
+            "request": {"()": RequestFields},
+        },
+        "formatters": {
+            "json": {
+                "()": "pythonjsonlogger.json.JsonFormatter",
+                "fmt": "%(asctime)s %(levelname)s %(message)s %(name)s",
+                "rename_fields": {
+                    "asctime": "time",
+                    "levelname": "level",
+                    "message": "event",
+                    "name": "logger",
+                },
+                "datefmt": "%Y-%m-%dT%H:%M:%S%z",
+            }
+        },
+        "handlers": {
+            "json": {
+                "class": "logging.StreamHandler",
+                "stream": "ext://sys.stdout",
+                "formatter": "json",
+                "filters": ["no_query", "request"],
+            }
+        },
+        "root": {"handlers": ["json"], "level": "INFO"},
+        "loggers": {
+            "gunicorn.error": {"handlers": ["json"], "level": "INFO", "propagate": False},
+            # The app writes the access lines (api.logs): gunicorn's would say each twice.
+            "gunicorn.access": {"handlers": [], "level": "INFO", "propagate": False},
+        },
+    }
 
 
 class QueryRedaction(logging.Filter):
@@ -192,9 +236,18 @@ def serve(args: argparse.Namespace) -> int:
         "control_socket_disable": True,
     }
     db = redact(args.db)  # a PostgreSQL URL may carry a password
-    print(f"tablebank: serving http://{bind} with {db}", flush=True)
     public = args.public_url or netaddr.public_url(args.host, args.port)
-    announce(public, args.host, args.port, sys.stdout)
+    if args.log_format == "json":
+        # One JSON object a line, the app's access lines instead of gunicorn's (they know the
+        # route and the request's id), and no QR code for a log collector to choke on.
+        options.update(accesslog=None, logconfig_dict=json_logging())
+        logging.config.dictConfig(json_logging())
+        logging.getLogger("tablebank").info(
+            "serving", extra={"bind": f"http://{bind}", "store": db, "public_url": public}
+        )
+    else:
+        print(f"tablebank: serving http://{bind} with {db}", flush=True)
+        announce(public, args.host, args.port, sys.stdout)
     app_config = {
         "TABLEBANK_DB": args.db,
         "TABLEBANK_PUBLIC_URL": public,
@@ -206,6 +259,7 @@ def serve(args: argparse.Namespace) -> int:
         "TABLEBANK_READ_SLOTS": args.read_slots,
         "TABLEBANK_READ_CACHE_BYTES": args.read_cache_mib * 1024 * 1024,
         "TABLEBANK_POCKET_DIR": args.pocket_dir,
+        ACCESS_LOG: args.log_format == "json",
     }
     _Server(options, app_config).run()
     return 0
@@ -536,6 +590,13 @@ def parser() -> argparse.ArgumentParser:
     )
     s.add_argument(
         "--connections", type=int, default=1000, help="open connections per worker at most"
+    )
+    s.add_argument(
+        "--log-format",
+        choices=("text", "json"),
+        default="text",
+        help="text (default; with the address's QR code), or json: one JSON object a line "
+        "(time, level, event, request_id, method, route, status, duration_ms, game)",
     )
     # Before the server took a greenlet per connection it took a thread from a pool of this
     # size; the option is still accepted so that scripts written for it keep working.

@@ -5,6 +5,7 @@ once, on SQLite files (a PostgreSQL database has no file mode)."""
 
 from __future__ import annotations
 
+import json
 import os
 import socket
 import stat
@@ -177,3 +178,43 @@ def test_serve_refuses_to_start_on_a_database_others_can_read(tmp_path: Path) ->
         f"tablebank: {db} has mode 0644: group or others can read or write the games; "
         "chmod 600 it (and its -wal and -shm files), or serve with --allow-shared-db\n"
     )
+
+
+def test_with_json_logs_every_line_is_an_object_and_a_request_is_found_by_its_id(
+    tmp_path: Path, local_db: str
+) -> None:
+    # API.md v1.3: --log-format json, one JSON object a line with time, level, event,
+    # request_id, method, route, status, duration_ms and game where there is one; never a
+    # token, never a query string.
+    with Server(local_db, tmp_path / "server.log", "--log-format", "json") as running:
+        created = running.call("POST", "/api/v1/games", NEW_GAME, headers={"X-Request-Id": "t-1"})
+        game = created.body
+        secrets = [game["banker_token"], *game["tokens"].values()]
+        url = f"/api/v1/games/{game['id']}"
+        paid = running.call(
+            "POST",
+            f"{url}/transactions",
+            {"type": "salary", "player": "p1"},
+            token=secrets[0],
+            headers={"Idempotency-Key": "k1"},
+        )
+        refused = running.call("GET", f"{url}?token={secrets[1]}")
+        log = wait_for_line(running, paid.headers["x-request-id"])
+
+    lines = [json.loads(line) for line in log.splitlines() if line.strip()]
+    assert all({"time", "level", "event"} <= set(line) for line in lines)
+    requests = {line["request_id"]: line for line in lines if line["event"] == "request"}
+    assert created.headers["x-request-id"] == "t-1"
+    assert requests["t-1"]["route"] == "/api/v1/games"
+    assert requests["t-1"]["status"] == 201
+    written = requests[paid.headers["x-request-id"]]
+    assert (written["method"], written["route"], written["status"], written["game"]) == (
+        "POST",
+        "/api/v1/games/<uuid:game>/transactions",
+        201,
+        game["id"],
+    )
+    assert written["duration_ms"] > 0
+    assert requests[refused.headers["x-request-id"]]["status"] == 401
+    assert all(secret not in log for secret in secrets)
+    assert "token=" not in log and "?" not in "".join(str(line.get("route")) for line in lines)
