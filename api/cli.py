@@ -13,22 +13,31 @@
   ``POST /api/v1/games/import`` holds it to; prints its id and tokens.
 - ``tablebank verify FILE``: checks an exported log offline; exit status 0 if it holds, 1 if not.
 - ``tablebank replay FILE [--last N]``: every balance and net worth after each transaction.
+- ``tablebank backup FILE --db PATH``: a consistent copy of a live SQLite store (mode 0600),
+  every game in it verified; ``tablebank restore FILE --db PATH`` puts one in place of a store
+  no server has open, keeping the one it replaces beside it.
 - ``tablebank --version``: the release, as ``GET /api/v1/version`` says it.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import gc
 import json
 import logging
 import logging.config
 import os
 import re
+import shutil
+import sqlite3
 import stat
 import sys
+import tempfile
+import time
 from collections import deque
 from collections.abc import Iterator, Sequence
+from contextlib import closing
 from pathlib import Path
 from typing import Any, TextIO
 from urllib.parse import urlsplit
@@ -50,7 +59,14 @@ from api.version import VERSION
 from ledger.application import TableBank
 from ledger.errors import LedgerError, LogInvalid
 from ledger.exchange import replay_document, verify_document
-from ledger.store import DEFAULT_DB, is_postgres, persistence_env, redact, shared_access
+from ledger.store import (
+    DEFAULT_DB,
+    create_private,
+    is_postgres,
+    persistence_env,
+    redact,
+    shared_access,
+)
 from schemas.audit import import_errors
 
 DEFAULT_GAMES_PER_MINUTE = 30
@@ -369,6 +385,118 @@ def import_(args: argparse.Namespace) -> int:
     return 0
 
 
+def backup(args: argparse.Namespace) -> int:
+    """A consistent copy of a live SQLite store (SQLite's online backup: the pages of one
+    moment, while the server goes on writing), readable by its owner alone, then every game in
+    the copy verified; the copy is removed if one does not hold."""
+    source = sqlite_store(args.db, "pg_dump")
+    target = Path(args.file)
+    if target.exists():
+        raise CommandFailed(f"{target} exists: a backup never overwrites a file")
+    create_private(target)
+    try:
+        sqlite_copy(Path(source), target)
+        games = verified_games(target)
+        with closing(sqlite3.connect(target)) as copy:
+            # One file to keep: the check's WAL folded into it, and none kept beside it.
+            copy.execute("PRAGMA journal_mode=DELETE")
+    except BaseException:
+        for path in (target, *companions(target)):
+            path.unlink(missing_ok=True)
+        raise
+    print(f"backup: {target}, {games} games, each verified")
+    return 0
+
+
+def restore(args: argparse.Namespace) -> int:
+    """A backup put in place of a store that no server has open: the backup verified first,
+    the store it replaces kept beside it (``<db>.replaced-<time>``), never one in use."""
+    target = Path(sqlite_store(args.db, "pg_restore", must_exist=False))
+    source = Path(args.file)
+    if not source.is_file():
+        raise CommandFailed(f"no backup at {source}")
+    with held_alone(target):
+        pass  # refused now, before any work, if a server has it open (and again below)
+    with tempfile.TemporaryDirectory(prefix="tablebank-restore-") as checked:
+        copy = Path(checked) / "check.sqlite"  # checked on a copy: the backup stays as it was
+        shutil.copyfile(source, copy)
+        games = verified_games(copy)
+    fresh = target.with_name(target.name + ".restoring")
+    fresh.unlink(missing_ok=True)
+    create_private(fresh)
+    sqlite_copy(source, fresh)
+    with held_alone(target) as replaced:
+        if replaced is not None:  # moved aside whole, its WAL (emptied into it) too
+            for path, kept in zip(companions(target), companions(replaced), strict=True):
+                if path.exists():
+                    path.rename(kept)
+            target.rename(replaced)
+        fresh.replace(target)
+    aside = f"; the store it replaced is {replaced}" if replaced is not None else ""
+    print(f"restore: {target} holds the {games} games of {source}{aside}")
+    return 0
+
+
+def sqlite_copy(source: Path, target: Path) -> None:
+    """SQLite's online backup of ``source`` into ``target``: its pages as of one moment,
+    read while other connections go on writing."""
+    with (
+        closing(sqlite3.connect(f"file:{source}?mode=ro", uri=True)) as live,
+        closing(sqlite3.connect(target)) as copy,
+    ):
+        live.backup(copy)
+
+
+def sqlite_store(db: str, instead: str, must_exist: bool = True) -> str:
+    if is_postgres(db):
+        raise CommandFailed(
+            f"a PostgreSQL store is backed up with {instead} (docs/deploy.md, Backups)"
+        )
+    if must_exist and not Path(db).is_file():
+        raise CommandFailed(f"no database at {db}")
+    return db
+
+
+def companions(path: Path) -> list[Path]:
+    """The files SQLite keeps beside a database in WAL mode."""
+    return [path.with_name(path.name + suffix) for suffix in ("-wal", "-shm")]
+
+
+def verified_games(path: Path) -> int:
+    """How many games a store holds, each one's hash chain verified (else CommandFailed)."""
+    with TableBank(env=persistence_env(str(path))) as bank:
+        games = bank.list_games()
+        for game in games:
+            result = bank.verify(game["id"])
+            if not result["ok"]:
+                raise CommandFailed(
+                    f"game {game['id']} does not verify at seq {result['seq']}: "
+                    "this backup is not one to keep"
+                )
+    return len(games)
+
+
+@contextlib.contextmanager
+def held_alone(db: Path) -> Iterator[Path | None]:
+    """The store held so that no server can open it meanwhile (SQLite's exclusive locking in
+    WAL mode, which a server's open connection refuses), and the name to keep it under; None
+    where there is no store yet. CommandFailed if a server has it open."""
+    if not db.exists():
+        yield None
+        return
+    with closing(sqlite3.connect(db, timeout=0)) as alone:
+        try:
+            alone.execute("PRAGMA locking_mode=EXCLUSIVE")
+            alone.execute("BEGIN EXCLUSIVE")
+            alone.execute("COMMIT")  # the lock stays, in exclusive locking mode
+            busy, _, _ = alone.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+        except sqlite3.OperationalError:
+            busy = 1
+        if busy:
+            raise CommandFailed(f"{db} is in use: stop the server that has it open, then restore")
+        yield db.with_name(f"{db.name}.replaced-{time.strftime('%Y%m%dT%H%M%S')}")
+
+
 def verify(args: argparse.Namespace) -> int:
     result = verify_document(read_log(args.file))
     if not result["ok"]:
@@ -611,6 +739,18 @@ def parser() -> argparse.ArgumentParser:
     i.add_argument("file", metavar="FILE", help='an exported log ("-" for stdin)')
     add_db_option(i)
     i.set_defaults(func=import_)
+    b = sub.add_parser(
+        "backup", help="a consistent copy of a live SQLite store (mode 0600), every game verified"
+    )
+    b.add_argument("file", metavar="FILE", help="the copy to write (never overwritten)")
+    add_db_option(b)
+    b.set_defaults(func=backup)
+    rs = sub.add_parser(
+        "restore", help="a backup in place of a SQLite store no server has open (kept aside)"
+    )
+    rs.add_argument("file", metavar="FILE", help="a copy `tablebank backup` wrote")
+    add_db_option(rs)
+    rs.set_defaults(func=restore)
     v = sub.add_parser("verify", help="check an exported log offline (exit status 1 if bad)")
     v.add_argument("file", metavar="FILE", help='an exported log ("-" for stdin)')
     v.set_defaults(func=verify)
