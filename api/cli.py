@@ -61,6 +61,7 @@ from ledger.errors import LedgerError, LogInvalid
 from ledger.exchange import replay_document, verify_document
 from ledger.store import (
     DEFAULT_DB,
+    NewerStore,
     create_private,
     is_postgres,
     persistence_env,
@@ -194,6 +195,18 @@ class _Server(BaseApplication):  # type: ignore[misc]
         for key, value in self.options.items():
             self.cfg.set(key, value)
         self.cfg.set("worker_exit", self.close_bank)
+
+    def run(self) -> None:
+        """Serve, once the store's layout is settled before any worker starts: an older one
+        upgraded once, here, a newer one refused (``NewerStore``: exit status 2)."""
+        with TableBank(env=persistence_env(self.app_config["TABLEBANK_DB"])) as bank:
+            if bank.schema_found != bank.schema:
+                print(
+                    f"tablebank: the store's layout upgraded from {bank.schema_found} to "
+                    f"{bank.schema}",
+                    flush=True,
+                )
+        super().run()
 
     def load(self) -> Any:
         from api import create_app
@@ -779,6 +792,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser().parse_args(argv)
     try:
         return int(args.func(args))
+    except NewerStore as error:
+        print(f"tablebank: {error}", file=sys.stderr)
+        return 2
     except (CommandFailed, LedgerError) as error:
         detail = error.detail if isinstance(error, LedgerError) else str(error)
         seq = error.extra.get("seq") if isinstance(error, LedgerError) else None

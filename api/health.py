@@ -12,7 +12,7 @@ from api.bank import tablebank
 from api.errors import STORAGE_RETRY_AFTER, problem
 from api.framework import Blueprint
 from api.version import VERSION
-from ledger.store import READY_SECONDS, SCHEMA, store_kind
+from ledger.store import READY_SECONDS, store_kind
 from schemas.health import HealthSchema, ReadySchema, VersionSchema
 
 health_blp = Blueprint("health", __name__, description="Liveness.")
@@ -56,5 +56,5 @@ class Version(MethodView):
         return {
             "version": VERSION,
             "store": store_kind(str(current_app.config["TABLEBANK_DB"])),
-            "schema": SCHEMA,
+            "schema": tablebank().schema,
         }

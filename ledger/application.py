@@ -31,7 +31,7 @@ from ledger.exchange import Exchange
 from ledger.reading import Reading
 from ledger.setup import GAMES_LOG_ID, STATUS_LOG_ID, GameListed, GameStatusLogged, SetUp
 from ledger.storage import Storage
-from ledger.store import answers
+from ledger.store import settle_schema
 from ledger.writing import IdempotentWrite, Writing
 
 __all__ = ["TableBank"]
@@ -81,6 +81,13 @@ class TableBank:
         """``env``: the store (``ledger.store.persistence_env``); ``gather``: what a group
         commit's leader waits for before it commits (``ledger.commit``), none by default."""
         self.storage = Storage(env)
+        # The store's layout, as this release reads it (an older one upgraded once; a newer
+        # one refused: NewerStore).
+        try:
+            self.schema_found, self.schema = settle_schema(self.storage.recorder)
+        except BaseException:
+            self.storage.close()
+            raise
         events = self.storage.events
         games_log = EventSourcedLog(events, GAMES_LOG_ID, GameListed)
         status_log = EventSourcedLog(events, STATUS_LOG_ID, GameStatusLogged)
@@ -114,6 +121,8 @@ class TableBank:
     stats_job = Part("reading", Reading.stats_job)
     verify = Part("reading", Reading.verify)
     verify_job = Part("reading", Reading.verify_job)
+    # -- the store ----------------------------------------------------------------------------
+    store_answers = Part("storage", Storage.answers)
     # -- access -------------------------------------------------------------------------------
     authenticate = Part("tokens", Tokens.authenticate)
     # -- writing ------------------------------------------------------------------------------
@@ -130,10 +139,6 @@ class TableBank:
     import_game = Part("exchange", Exchange.import_game)
     rebuild_import = Part("exchange", Exchange.rebuild_import)
     save_import = Part("exchange", Exchange.save_import)
-
-    def store_answers(self) -> bool:
-        """Whether the store answers a round trip in time (``ledger.store.answers``)."""
-        return answers(self.storage.recorder, self.storage.env)
 
     def close(self) -> None:
         """Stop following the store, then close it."""

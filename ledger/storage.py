@@ -15,7 +15,7 @@ from eventsourcing.persistence import JSONTranscoder
 
 from ledger.errors import NotFound
 from ledger.game import Game
-from ledger.store import store_unavailable
+from ledger.store import answers, store_unavailable
 
 log = logging.getLogger(__name__)
 
@@ -41,6 +41,10 @@ class Storage(Application[UUID]):
             and self.mapper.compressor is None
             and type(self.mapper.transcoder) is JSONTranscoder
         )
+
+    def answers(self) -> bool:
+        """Whether the store answers a round trip in time (``ledger.store.answers``)."""
+        return answers(self.recorder, self.env)
 
     def load_game(self, game_id: UUID | str, version: int | None = None) -> Game:
         """The game now, or at ``version``; refuses an id this server holds no game for."""

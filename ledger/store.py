@@ -36,7 +36,7 @@ import sqlite3
 import stat
 import time
 import weakref
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qsl, unquote, urlsplit, urlunsplit
@@ -359,8 +359,74 @@ def is_postgres(db: str) -> bool:
 
 
 # The layout of the store this release reads and writes (GET /api/v1/version's "schema"):
-# v1.2's, the first.
+# v1.2's, the first. A store records its own (``settle_schema``): SQLite in its header's
+# ``user_version``, PostgreSQL in a table of one row, ``tablebank_schema``.
 SCHEMA = 1
+# What takes a store from one layout to the next, by the layout it starts from, each run in the
+# transaction that records the next: none yet. A store that records none is v1.2's, layout 1.
+UPGRADES: dict[int, Callable[[Any], None]] = {}
+
+
+class NewerStore(RuntimeError):
+    """The store was written by a newer release: this one must not touch it."""
+
+
+def settle_schema(recorder: object) -> tuple[int, int]:
+    """The store's layout read, an older one upgraded in place once, in one transaction (two
+    servers starting together on PostgreSQL take turns), and this release's recorded; (the
+    layout found, the layout now). ``NewerStore`` where a newer release wrote it. A store in
+    memory has no layout to keep: (SCHEMA, SCHEMA)."""
+    if isinstance(recorder, SQLiteAggregateRecorder):
+        pool = recorder.datastore.pool
+        if pool.is_sqlite_memory_mode:
+            return SCHEMA, SCHEMA
+        # A connection of its own that takes the write lock first (BEGIN IMMEDIATE), waiting
+        # for it as long as any write may: servers that start together on a new file take
+        # turns (one that read first, then asked to write, was refused at once).
+        connection = sqlite3.connect(
+            pool.db_name, uri=True, timeout=pool.lock_timeout or 5, isolation_level=None
+        )
+        try:
+            connection.execute("BEGIN IMMEDIATE")
+            recorded = int(connection.execute("PRAGMA user_version").fetchone()[0])
+            found = recorded or 1
+            if recorded != SCHEMA:
+                upgrade(found, connection)
+                connection.execute(f"PRAGMA user_version = {SCHEMA}")
+            connection.execute("COMMIT")
+        finally:
+            connection.close()  # a transaction left open is rolled back
+        return found, SCHEMA
+    if HAS_POSTGRES and isinstance(recorder, PostgresAggregateRecorder):
+        table = SQL("{schema}.tablebank_schema").format(
+            schema=Identifier(recorder.datastore.schema)
+        )
+        with recorder.datastore.transaction(commit=True) as curs:
+            curs.execute("SELECT pg_advisory_xact_lock(%s)", (SETUP_LOCK,))
+            curs.execute(
+                SQL("CREATE TABLE IF NOT EXISTS {} (version integer NOT NULL)").format(table)
+            )
+            curs.execute(SQL("SELECT version FROM {}").format(table))
+            row = curs.fetchone()
+            recorded = int(row["version"] if isinstance(row, dict) else row[0]) if row else 0
+            found = recorded or 1
+            if recorded != SCHEMA:
+                upgrade(found, curs)
+                curs.execute(SQL("DELETE FROM {}").format(table))
+                insert = SQL("INSERT INTO {} (version) VALUES (%s)")
+                curs.execute(insert.format(table), (SCHEMA,))
+        return found, SCHEMA
+    return SCHEMA, SCHEMA
+
+
+def upgrade(found: int, cursor: Any) -> None:
+    if found > SCHEMA:
+        raise NewerStore(
+            f"this store was written by a newer release of tablebank (its layout is {found}, "
+            f"this release knows {SCHEMA} at most): serve it with that release or a later one"
+        )
+    for layout in range(found, SCHEMA):
+        UPGRADES[layout](cursor)
 
 
 def store_kind(db: str) -> str:
