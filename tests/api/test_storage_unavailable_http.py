@@ -233,3 +233,19 @@ def test_every_operation_on_games_lists_503_with_retry_after(client):
                 assert listed is None, (path, method)
     assert unavailable["headers"]["Retry-After"]["required"] is True
     assert "storage_unavailable" in unavailable["description"]
+
+
+def test_a_request_after_its_worker_closed_the_store_is_told_to_come_back(client, table):
+    # A worker that is stopping (or orphaned by its master's death, issue 31) closes its bank
+    # while a request may still be answered: 503 with Retry-After, sent again elsewhere, never
+    # a 500 ("KeyError: 'tablebank'").
+    extensions = client.application.extensions
+    bank = extensions.pop(EXTENSION)
+    try:
+        answer = table.post({"type": "salary", "player": "p1"})
+    finally:
+        extensions[EXTENSION] = bank  # for the fixture to close
+
+    assert answer.status_code == 503
+    assert answer.json["code"] == "storage_unavailable"
+    assert answer.headers["Retry-After"] == "5"
