@@ -30,7 +30,7 @@ from collections.abc import Iterator
 
 import pytest
 from profiles import PROFILE
-from stores import STORES, SQLiteStore, Store, Unavailable, open_store
+from stores import STORES, PostgresStore, SQLiteStore, Store, Unavailable, open_store
 
 from ledger.store import persistence_env
 
@@ -105,7 +105,22 @@ def _stores() -> Iterator[dict[str, Store | Unavailable]]:
 @pytest.fixture(scope="session")
 def store(request: pytest.FixtureRequest, _stores: dict[str, Store | Unavailable]) -> Store:
     """A store of the matrix (the test runs once on each)."""
-    name: str = request.param
+    return opened(request.param, _stores)
+
+
+@pytest.fixture(scope="session")
+def postgres(_stores: dict[str, Store | Unavailable]) -> PostgresStore:
+    """PostgreSQL whatever the matrix says, for a test of what PostgreSQL alone does (a
+    trigger, a server that stops answering); skipped where it cannot be reached, failed so in
+    CI (``TABLEBANK_REQUIRE_ALL=1``)."""
+    found = opened("postgres", _stores)
+    assert isinstance(found, PostgresStore)
+    return found
+
+
+def opened(name: str, _stores: dict[str, Store | Unavailable]) -> Store:
+    """The store ``name``, opened once for the session; a skip (a failure in CI) where it
+    cannot be reached."""
     if name not in _stores:
         try:
             _stores[name] = open_store(name)

@@ -6,7 +6,6 @@ touches nothing and stays 200)."""
 
 from __future__ import annotations
 
-import os
 import socket
 import time
 from collections.abc import Iterator
@@ -15,7 +14,7 @@ from typing import Any
 import pytest
 from api_helpers import serving_app
 from flask import Flask
-from stores import Unavailable, open_store
+from stores import PostgresStore
 
 from api.bank import EXTENSION
 
@@ -27,21 +26,14 @@ def test_a_server_whose_store_answers_is_ready(stored_app: Flask) -> None:
 
 
 @pytest.fixture
-def postgres_app() -> Iterator[Flask]:
+def postgres_app(postgres: PostgresStore) -> Iterator[Flask]:
     """An app on a fresh PostgreSQL database (whatever ``--store`` says: what is checked here
     is a server whose PostgreSQL stops answering)."""
-    try:
-        postgres = open_store("postgres")
-    except Unavailable as reason:
-        if os.environ.get("TABLEBANK_REQUIRE_ALL") == "1":
-            pytest.fail(f"{reason} (TABLEBANK_REQUIRE_ALL=1)", pytrace=False)
-        pytest.skip(str(reason))
     db = postgres.new()
     try:
         yield from serving_app(db)
     finally:
         postgres.drop(db)
-        postgres.close()
 
 
 @pytest.fixture

@@ -41,17 +41,20 @@ def test_a_backup_taken_while_a_server_writes_restores_a_store_that_verifies(
         stop = threading.Event()
         statuses: list[int] = []
 
+        def salary(key: str) -> None:
+            statuses.append(
+                server.call(
+                    "POST",
+                    f"/api/v1/games/{busy['id']}/transactions",
+                    {"type": "salary", "player": "p1"},
+                    token=busy["banker_token"],
+                    headers={"Idempotency-Key": key},
+                ).status
+            )
+
         def write() -> None:  # a table playing on while the admin takes the backup
             while not stop.is_set():
-                statuses.append(
-                    server.call(
-                        "POST",
-                        f"/api/v1/games/{busy['id']}/transactions",
-                        {"type": "salary", "player": "p1"},
-                        token=busy["banker_token"],
-                        headers={"Idempotency-Key": f"k{len(statuses)}"},
-                    ).status
-                )
+                salary(f"k{len(statuses)}")
 
         writer = threading.Thread(target=write)
         writer.start()
@@ -60,16 +63,7 @@ def test_a_backup_taken_while_a_server_writes_restores_a_store_that_verifies(
         finally:
             stop.set()
             writer.join()
-        # One more after the backup ended: the restored store cannot hold it.
-        statuses.append(
-            server.call(
-                "POST",
-                f"/api/v1/games/{busy['id']}/transactions",
-                {"type": "salary", "player": "p1"},
-                token=busy["banker_token"],
-                headers={"Idempotency-Key": "after"},
-            ).status
-        )
+        salary("after")  # one more once the backup ended: the restored store cannot hold it
         written = server.call("GET", f"/api/v1/games/{busy['id']}", token=busy["banker_token"])
         in_use = tablebank("restore", copy, "--db", local_db)
         again = tablebank("backup", copy, "--db", local_db)

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import http.client
 import json
-import os
 import threading
 import time
 from collections.abc import Iterator
@@ -24,27 +23,13 @@ from urllib.parse import parse_qsl, urlsplit
 
 import pytest
 from server import HOST, Server, serving
-from stores import PostgresStore, Unavailable, open_store
+from stores import PostgresStore
 
 pytestmark = pytest.mark.e2e
 
 TABLES = 4
 WRITES = 60  # each table's, one after another
 BOUND = 0.250  # seconds over the tables' p99 without the failing game (see above)
-
-
-@pytest.fixture(scope="module")
-def postgres() -> Iterator[PostgresStore]:
-    """PostgreSQL, whatever the store matrix: the trigger is PostgreSQL's."""
-    try:
-        store = open_store("postgres")
-    except Unavailable as reason:
-        if os.environ.get("TABLEBANK_REQUIRE_ALL") == "1":
-            pytest.fail(f"{reason} (TABLEBANK_REQUIRE_ALL=1)", pytrace=False)
-        pytest.skip(str(reason))
-    assert isinstance(store, PostgresStore)
-    yield store
-    store.close()
 
 
 @pytest.fixture(scope="module")
