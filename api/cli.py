@@ -645,6 +645,18 @@ def from_environment(command: argparse.ArgumentParser) -> None:
             action.default = given
 
 
+def serve_parser() -> argparse.ArgumentParser:
+    """``tablebank serve``'s own parser: its options, each with its environment variable."""
+    (found,) = (
+        choice
+        for action in parser()._actions
+        if isinstance(action, argparse._SubParsersAction)
+        for name, choice in action.choices.items()
+        if name == "serve"
+    )
+    return found
+
+
 def parser() -> argparse.ArgumentParser:
     top = argparse.ArgumentParser(
         prog="tablebank", description=__doc__, formatter_class=argparse.RawTextHelpFormatter

@@ -32,16 +32,9 @@ def settings() -> dict[str, list[str]]:
 
 def serve_options() -> dict[str, str]:
     """``tablebank serve``'s options by their environment variable."""
-    (serve,) = (
-        choice
-        for action in cli.parser()._actions
-        if isinstance(action, cli.argparse._SubParsersAction)
-        for name, choice in action.choices.items()
-        if name == "serve"
-    )
     return {
         cli.environment_name(action): max(action.option_strings, key=len)
-        for action in serve._actions
+        for action in cli.serve_parser()._actions
         if action.option_strings and action.dest not in ("help", "threads")
     }
 

@@ -209,16 +209,9 @@ def test_an_option_may_come_from_the_environment_and_the_command_line_wins(
 
 
 def test_every_serve_option_names_its_environment_variable() -> None:
-    (serve_command,) = (
-        choice
-        for action in cli.parser()._actions
-        if isinstance(action, cli.argparse._SubParsersAction)
-        for name, choice in action.choices.items()
-        if name == "serve"
-    )
     options = [
         action
-        for action in serve_command._actions
+        for action in cli.serve_parser()._actions
         if action.option_strings and action.dest not in ("help", "threads")
     ]
     assert len(options) >= 15
