@@ -180,6 +180,25 @@ def cooperative_eventsourcing() -> None:
             native = monkey.get_original("threading", attr)
             if getattr(module, attr, None) is native and getattr(threading, attr) is not native:
                 setattr(module, attr, getattr(threading, attr))
+    cooperative_psycopg()
+
+
+def cooperative_psycopg() -> None:
+    """In a gevent worker: psycopg waits for PostgreSQL's answers as a greenlet, not the worker.
+
+    psycopg picks its way of waiting when it is imported: in C, unless ``select`` is patched
+    already. The arbiter imports it (it settles the store's layout) before the worker patches
+    ``select``, so a query waiting on PostgreSQL stopped the whole worker: with PostgreSQL
+    frozen, every request of the worker, ``/healthz`` too, waited until gunicorn killed it
+    after its 30 s, and the worker it started then failed to boot and took the server down.
+    """
+    from gevent import monkey
+
+    waiting: Any = sys.modules.get("psycopg.waiting")
+    if waiting is None or not monkey.is_module_patched("select"):
+        return
+    if waiting.wait is getattr(waiting, "wait_c", None):
+        waiting.wait = waiting.wait_select
 
 
 class _Server(BaseApplication):  # type: ignore[misc]

@@ -1,0 +1,124 @@
+"""A server whose PostgreSQL goes away (API.md v1.3, "Operating a server"; docs/deploy.md, "When
+PostgreSQL is away"): a write is answered 503 ``storage_unavailable`` with ``Retry-After``
+within seconds, not held, and none is lost or recorded twice; once PostgreSQL is back, the
+next write is recorded at once. A hung PostgreSQL holds the requests that wait on it, never the
+worker: ``/healthz`` answers meanwhile and ``/readyz`` says the store is away.
+
+The server talks to PostgreSQL through a ``Cable`` the test pulls out or freezes, not by
+stopping the PostgreSQL every other test shares. Classic figures (docs/rules.md): each player
+starts with 1,500 and a salary is 200.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+from cable import Cable
+from server import Answer, Server
+from stores import PostgresStore
+
+pytestmark = pytest.mark.e2e
+
+NEW_GAME = {"name": "Club night", "ruleset": "classic", "players": ["Ann", "Bob"]}
+STARTING_CASH, SALARY = 1500, 200
+# A write's wait for PostgreSQL: 3 s for a connection (ledger.store.STORE_SECONDS), and the
+# test's own margin for a loaded machine.
+REFUSED_WITHIN = 3.0 + 1.5
+
+
+@pytest.fixture
+def cabled(postgres: PostgresStore, tmp_path: Path) -> Iterator[tuple[Server, Cable]]:
+    """A server of one worker on a fresh PostgreSQL schema, through a cable."""
+    db = postgres.new()
+    parts = urlsplit(db)
+    cable = Cable(parts.hostname or "127.0.0.1", parts.port or 5432)
+    try:
+        with Server(cable.via(db), tmp_path / "server.log", "--workers", "1") as server:
+            yield server, cable
+    finally:
+        cable.close()
+        postgres.drop(db)
+
+
+def salary(server: Server, game: dict[str, str], key: str) -> Answer:
+    return server.client.call(
+        "POST",
+        f"/api/v1/games/{game['id']}/transactions",
+        {"type": "salary", "player": "p1"},
+        token=game["banker_token"],
+        headers={"Idempotency-Key": key},
+        timeout=60,
+    )
+
+
+def timed(call: object) -> tuple[Answer, float]:
+    started = time.monotonic()
+    answer = call()  # type: ignore[operator]
+    return answer, time.monotonic() - started
+
+
+def cash_of_p1(server: Server, game: dict[str, str]) -> int:
+    state = server.call("GET", f"/api/v1/games/{game['id']}", token=game["banker_token"]).body
+    return int(state["balances"]["p1"])
+
+
+def test_writes_while_postgres_is_stopped_are_refused_within_seconds_and_none_is_lost(
+    cabled: tuple[Server, Cable],
+) -> None:
+    server, cable = cabled
+    game = server.call("POST", "/api/v1/games", NEW_GAME).body
+    assert salary(server, game, "k0").status == 201
+
+    cable.unplug()  # PostgreSQL stopped: connections cut, new ones refused
+    # Each refused at once or after the wait for a connection, never held: the first finds
+    # its connection cut, the later ones wait for a new one (the pool's are all gone).
+    for key in ("k1", "k1", "k2", "k2"):
+        answer, took = timed(lambda key=key: salary(server, game, key))
+        assert answer.status == 503, answer
+        assert answer.body["type"].endswith("/storage_unavailable")
+        assert int(answer.headers["retry-after"]) > 0
+        assert took < REFUSED_WITHIN, f"{key} answered after {took:.1f} s"
+    ready, took = timed(lambda: server.call("GET", "/readyz"))
+    assert (ready.status, took < 3.0) == (503, True), (ready, took)
+    assert server.call("GET", "/healthz").status == 200
+
+    cable.plug()  # PostgreSQL back
+    plugged = time.monotonic()
+    answer = salary(server, game, "k1")  # the client sends its write again, same key
+    assert answer.status == 201, answer
+    assert time.monotonic() - plugged < 2.0
+    assert salary(server, game, "k2").status == 201
+    assert salary(server, game, "k2").status == 201  # the same key: the same record, not two
+    assert server.call("GET", "/readyz").status == 200
+
+    # k0, k1 and k2 each recorded once: three salaries.
+    assert cash_of_p1(server, game) == STARTING_CASH + 3 * SALARY
+
+
+def test_a_hung_postgres_holds_its_requests_not_the_worker(
+    cabled: tuple[Server, Cable],
+) -> None:
+    server, cable = cabled
+    game = server.call("POST", "/api/v1/games", NEW_GAME).body
+    assert salary(server, game, "k0").status == 201
+
+    cable.freeze()  # PostgreSQL hung: connections open, no answer
+    answers: list[Answer] = []
+    waiting = threading.Thread(target=lambda: answers.append(salary(server, game, "k1")))
+    waiting.start()
+    try:
+        time.sleep(0.5)  # the write is waiting on PostgreSQL now
+        alive, took = timed(lambda: server.call("GET", "/healthz"))
+        assert (alive.status, took < 1.0) == (200, True), (alive, took)
+        ready, took = timed(lambda: server.call("GET", "/readyz"))
+        assert (ready.status, took < 3.0) == (503, True), (ready, took)
+    finally:
+        cable.thaw()
+        waiting.join(timeout=30)
+    assert [answer.status for answer in answers] == [201]
+    assert cash_of_p1(server, game) == STARTING_CASH + 2 * SALARY
