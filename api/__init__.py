@@ -34,6 +34,7 @@ from api.docs import docs_blp
 from api.framework import TableBankApi
 from api.games import game_blp, games_blp
 from api.health import health_blp
+from api.intake import BODIES_PER_ADDRESS, INTAKE, Intake, read_the_body
 from api.limits import LIMITER, STREAMS, STREAMS_PER_ADDRESS, StreamCaps, game_limiter
 from api.offload import DEFAULT_SLOTS, POOL, CpuPool, gather_writes
 from api.pocket_files import pocket_blp
@@ -62,6 +63,9 @@ DEFAULTS: dict[str, Any] = {
     # Event streams one client address may hold open at once (--streams-per-address); a
     # token may hold 10 of its game's, a game 200 (api.limits.StreamCaps).
     "TABLEBANK_STREAMS_PER_ADDRESS": STREAMS_PER_ADDRESS,
+    # Requests' bodies one client address may be sending at once (--bodies-per-address); each
+    # body is read within its deadline before the view runs (api.intake).
+    "TABLEBANK_BODIES_PER_ADDRESS": BODIES_PER_ADDRESS,
     # Reads of whole logs computed at once per process, off its event loop (--read-slots), and
     # the bytes of their answers kept (api.heavy).
     "TABLEBANK_READ_SLOTS": heavy.DEFAULT_SLOTS,
@@ -88,6 +92,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         int(app.config["TABLEBANK_READ_SLOTS"]),
         cache_bytes=int(app.config["TABLEBANK_READ_CACHE_BYTES"]),
     )
+    app.extensions[INTAKE] = Intake(int(app.config["TABLEBANK_BODIES_PER_ADDRESS"]))
     app.extensions[STREAMS] = StreamCaps(
         per_address=int(app.config["TABLEBANK_STREAMS_PER_ADDRESS"])
     )
@@ -113,6 +118,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(pocket_blp)  # the pocket bundle, at /pocket/, once built
     app.before_request(take_request_id)
     app.before_request(logs.start_clock)
+    app.before_request(read_the_body)
     app.after_request(logs.access_line)
     app.after_request(give_request_id)
     app.after_request(no_store_with_a_token)

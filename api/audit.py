@@ -24,6 +24,7 @@ from api.errors import invalid_body
 from api.etags import add_game_etag, etag, not_modified
 from api.framework import Blueprint
 from api.heavy import heavy
+from api.intake import read_whole_body
 from api.limits import limit_game_creation
 from api.offload import POOL, CpuPool
 from ledger.application import TableBank
@@ -77,7 +78,7 @@ def allow_a_whole_log() -> None:
 def hold_an_import_slot() -> None:
     """Read the whole body (a slow sender holds no slot), then wait for an import slot."""
     if request.method == "POST":
-        request.get_data(cache=True)
+        read_whole_body()
         g.import_slot = cpu_pool().hold()
 
 

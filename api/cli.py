@@ -52,6 +52,7 @@ from rich.text import Text
 
 from api import heavy, netaddr
 from api.errors import field_errors
+from api.intake import BODIES_PER_ADDRESS
 from api.limits import STREAMS_PER_ADDRESS
 from api.logs import ACCESS_LOG, RequestFields
 from api.offload import DEFAULT_SLOTS
@@ -304,6 +305,7 @@ def serve(args: argparse.Namespace) -> int:
         "TABLEBANK_ADMIN_TOKEN": admin_token,
         "TABLEBANK_IMPORT_SLOTS": args.import_slots,
         "TABLEBANK_STREAMS_PER_ADDRESS": args.streams_per_address,
+        "TABLEBANK_BODIES_PER_ADDRESS": args.bodies_per_address,
         "TABLEBANK_READ_SLOTS": args.read_slots,
         "TABLEBANK_READ_CACHE_BYTES": args.read_cache_mib * 1024 * 1024,
         "TABLEBANK_POCKET_DIR": args.pocket_dir,
@@ -754,6 +756,14 @@ def parser() -> argparse.ArgumentParser:
         metavar="N",
         help="event streams one client address may hold open at once (a club behind one "
         f"NAT may need more; default: {STREAMS_PER_ADDRESS})",
+    )
+    s.add_argument(
+        "--bodies-per-address",
+        type=positive,
+        default=BODIES_PER_ADDRESS,
+        metavar="N",
+        help="requests' bodies one client address may be sending at once; one more is "
+        f"refused at once (a club behind one NAT may need more; default: {BODIES_PER_ADDRESS})",
     )
     s.add_argument(
         "--allow-shared-db",

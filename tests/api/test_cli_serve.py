@@ -85,6 +85,7 @@ def test_serve_on_every_interface_tells_the_console_the_lan_address(
         "TABLEBANK_ADMIN_TOKEN": None,
         "TABLEBANK_IMPORT_SLOTS": 1,
         "TABLEBANK_STREAMS_PER_ADDRESS": 50,
+        "TABLEBANK_BODIES_PER_ADDRESS": 16,
         "TABLEBANK_READ_SLOTS": 1,
         "TABLEBANK_READ_CACHE_BYTES": 64 * 1024 * 1024,
         "TABLEBANK_POCKET_DIR": None,  # dist/pocket of the checkout (api.pocket_files)
