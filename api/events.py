@@ -60,8 +60,8 @@ class Events(MethodView):
     )
     @game_blp.alt_response(
         429,
-        description="Too many open streams: 10 a token, 200 a game, 50 a client address "
-        "(`too_many_streams`).",
+        description="Too many open streams: 10 a token, 200 a game, 50 a client address; or "
+        "opened too often: 60 a minute a token, 240 a client address (`too_many_streams`).",
     )
     @game_blp.doc(operationId="stream_events")
     def get(self, query: dict[str, Any], headers: dict[str, Any], game: UUID) -> Any:

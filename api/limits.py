@@ -111,6 +111,12 @@ STREAMS_PER_ADDRESS = 50
 # What a refused stream is told to wait: a console's other tab, or a reader that left without
 # closing, frees its stream within a keep-alive (15 s) or two.
 STREAM_RETRY_AFTER = 30
+# Streams a token, and a client address, may open a minute (that many at once, then one every
+# 60/N s): a reconnect storm from seq 0 (42 opens a second from one client of a game of 3,000
+# transactions, each sending its first page again) held a worker at 94 % of a core. A console
+# comes back once after a blip, and every 2 s at most while the network is away.
+STREAM_OPENS_PER_TOKEN = 60
+STREAM_OPENS_PER_ADDRESS = 240
 
 
 class TooManyStreams(TooManyRequests):
@@ -131,18 +137,37 @@ class StreamCaps:
         per_token: int = STREAMS_PER_TOKEN,
         per_game: int = STREAMS_PER_GAME,
         per_address: int = STREAMS_PER_ADDRESS,
+        *,
+        opens_per_token: int = STREAM_OPENS_PER_TOKEN,
+        opens_per_address: int = STREAM_OPENS_PER_ADDRESS,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         if min(per_token, per_game, per_address) < 1:
             raise ValueError("a cap of at least 1 open stream")
         self.caps = {"token": per_token, "game": per_game, "address": per_address}
         self._open: dict[tuple[str, str], int] = {}
         self._lock = threading.Lock()
+        # How often streams are opened, besides how many are open.
+        self.opens = {
+            "token": RateLimiter(opens_per_token, clock=clock),
+            "address": RateLimiter(opens_per_address, clock=clock),
+        }
 
     def open(self, token: str, game: str, address: str) -> Callable[[], None]:
         """Count one stream more of ``token`` (the game and role it opens), ``game`` and
         ``address``, or refuse it; the function returned counts it closed (once, however
         often it is called)."""
         keys = [("token", token), ("game", game), ("address", address)]
+        for kind, opener in (("token", token), ("address", address)):
+            wait = self.opens[kind].hit(opener)
+            if wait is not None:
+                seconds = max(1, math.ceil(wait))
+                raise TooManyStreams(
+                    f"Too many event streams opened for this {kind} (at most "
+                    f"{round(60 / self.opens[kind].interval)} a minute); try again in "
+                    f"{seconds} s.",
+                    retry_after=seconds,
+                )
         with self._lock:
             for key in keys:
                 if self._open.get(key, 0) >= self.caps[key[0]]:

@@ -153,3 +153,22 @@ def test_a_tokens_eleventh_open_stream_is_refused_until_one_closes(app: Flask, t
     for response in [*open_, again]:
         response.close()
     assert app.extensions[EXTENSION].reading.feed.followers() == 0
+
+
+def test_a_token_opens_sixty_streams_a_minute_and_no_more(app: Flask, table):
+    # API.md, "Live": a token may open 60 streams a minute (a reconnect storm from seq 0 held a
+    # worker's core); the 61st, though every one before it was closed, is refused 429
+    # too_many_streams with Retry-After, and the game's other tokens are not.
+    url, auth = table.url + "/events?after=0", table.auth()
+    for _ in range(60):
+        opened = table.client.get(url, headers=auth, buffered=False)
+        assert opened.status_code == 200
+        opened.close()
+
+    refused = table.client.get(url, headers=auth)
+    assert (refused.status_code, refused.json["code"]) == (429, "too_many_streams")
+    assert "60 a minute" in refused.json["detail"]
+    assert int(refused.headers["Retry-After"]) == 1  # one more a second
+    other = table.client.get(url, headers=table.auth(table.tokens["p1"]), buffered=False)
+    assert other.status_code == 200
+    other.close()

@@ -138,3 +138,19 @@ def test_stream_caps_count_each_token_game_and_address_and_free_each_once():
 
 def test_the_stream_caps_by_default_are_ten_a_token_two_hundred_a_game_fifty_an_address():
     assert StreamCaps().caps == {"token": 10, "game": 200, "address": 50}
+
+
+def test_stream_opens_are_limited_by_token_and_by_address_over_time() -> None:
+    # api.limits: 60 opens a minute a token, 240 an address, at once, then one every 60/N s.
+    now = [0.0]
+    caps = StreamCaps(opens_per_token=2, opens_per_address=3, clock=lambda: now[0])
+    for token in ("g/banker", "g/banker", "g/p1"):
+        caps.open(token, "g", "203.0.113.7")()
+    with pytest.raises(TooManyStreams, match="this token"):
+        caps.open("g/banker", "g", "198.51.100.1")  # its token's 2 a minute
+    with pytest.raises(TooManyStreams, match="this address"):
+        caps.open("g/p2", "g", "203.0.113.7")  # its address's 3 a minute
+    now[0] = 30.0  # half a minute: one more for the token (60/2 s), one for the address
+    caps.open("g/banker", "g", "203.0.113.7")()
+    with pytest.raises(TooManyStreams):
+        caps.open("g/p2", "g", "203.0.113.7")
