@@ -35,7 +35,15 @@ from api.framework import TableBankApi
 from api.games import game_blp, games_blp
 from api.health import health_blp
 from api.intake import BODIES_PER_ADDRESS, INTAKE, Intake, read_the_body
-from api.limits import LIMITER, STREAMS, STREAMS_PER_ADDRESS, StreamCaps, game_limiter
+from api.limits import (
+    IMPORT_BUDGET,
+    LIMITER,
+    STREAMS,
+    STREAMS_PER_ADDRESS,
+    StreamCaps,
+    game_limiter,
+    import_budget,
+)
 from api.offload import DEFAULT_SLOTS, POOL, CpuPool, gather_writes
 from api.pocket_files import pocket_blp
 from api.rulesets import parameters_blp, rulesets_blp
@@ -54,6 +62,9 @@ DEFAULTS: dict[str, Any] = {
     # Games one client address may create or import a minute; 0: no limit. `tablebank serve`
     # sets 30 unless told otherwise (--games-per-minute).
     "TABLEBANK_GAMES_PER_MINUTE": 0,
+    # MiB of imports one client address may send an hour; 0: no limit. `tablebank serve` sets
+    # 64 unless told otherwise (--import-mib-per-hour).
+    "TABLEBANK_IMPORT_MIB_PER_HOUR": 0,
     # Proxies in front whose X-Forwarded-For to trust for the client's address (--proxy-hops).
     "TABLEBANK_PROXY_HOPS": 0,
     # With a token, GET /api/v1/games answers that bearer token only (--admin-token-file).
@@ -87,6 +98,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     bank = TableBank(env=persistence_env(app.config["TABLEBANK_DB"]), gather=gather_writes)
     app.extensions[EXTENSION] = bank
     app.extensions[LIMITER] = game_limiter(int(app.config["TABLEBANK_GAMES_PER_MINUTE"]))
+    app.extensions[IMPORT_BUDGET] = import_budget(int(app.config["TABLEBANK_IMPORT_MIB_PER_HOUR"]))
     app.extensions[POOL] = CpuPool(int(app.config["TABLEBANK_IMPORT_SLOTS"]))
     app.extensions[heavy.HEAVY] = heavy.HeavyReads(
         int(app.config["TABLEBANK_READ_SLOTS"]),

@@ -25,7 +25,7 @@ from api.etags import add_game_etag, etag, not_modified
 from api.framework import Blueprint
 from api.heavy import heavy
 from api.intake import read_whole_body
-from api.limits import limit_game_creation
+from api.limits import limit_game_creation, spend_import_budget
 from api.offload import POOL, CpuPool
 from ledger.application import TableBank
 from ledger.exchange import RebuiltGame
@@ -58,6 +58,7 @@ import_blp = Blueprint(
 
 
 import_blp.before_request(limit_game_creation)  # before a body of up to 32 MiB is read
+import_blp.before_request(spend_import_budget)  # so is its address's budget of bytes an hour
 
 # How many of a refused import's bad fields its log line names, and how much of each: a forged
 # log may have thousands, and the client's answer has them all.

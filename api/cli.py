@@ -72,6 +72,7 @@ from ledger.store import (
 from schemas.audit import import_errors
 
 DEFAULT_GAMES_PER_MINUTE = 30
+DEFAULT_IMPORT_MIB_PER_HOUR = 64
 MIN_ADMIN_TOKEN = 16  # characters: far more than anyone could guess
 # A query string in a log message: from the "?" to the next space or quote.
 # Method, path and protocol, never the query string (nor any header).
@@ -301,6 +302,7 @@ def serve(args: argparse.Namespace) -> int:
         "TABLEBANK_DB": args.db,
         "TABLEBANK_PUBLIC_URL": public,
         "TABLEBANK_GAMES_PER_MINUTE": args.games_per_minute,
+        "TABLEBANK_IMPORT_MIB_PER_HOUR": args.import_mib_per_hour,
         "TABLEBANK_PROXY_HOPS": args.proxy_hops,
         "TABLEBANK_ADMIN_TOKEN": admin_token,
         "TABLEBANK_IMPORT_SLOTS": args.import_slots,
@@ -704,6 +706,14 @@ def parser() -> argparse.ArgumentParser:
         metavar="N",
         help="games one client address may create or import a minute, in each worker "
         f"process (default: {DEFAULT_GAMES_PER_MINUTE}; 0: no limit)",
+    )
+    s.add_argument(
+        "--import-mib-per-hour",
+        type=not_negative,
+        default=DEFAULT_IMPORT_MIB_PER_HOUR,
+        metavar="N",
+        help="MiB of exported logs one client address may import an hour, in each worker "
+        f"process (default: {DEFAULT_IMPORT_MIB_PER_HOUR}, two of the largest; 0: no limit)",
     )
     s.add_argument(
         "--proxy-hops",

@@ -50,16 +50,20 @@ class RateLimiter:
         self._due: OrderedDict[str, float] = OrderedDict()
         self._lock = threading.Lock()
 
-    def hit(self, key: str) -> float | None:
-        """Count one hit of ``key``: None if it is allowed, else the seconds until it would be."""
+    def hit(self, key: str, cost: int = 1) -> float | None:
+        """Count a hit of ``key`` worth ``cost`` hits (a limit of bytes counts a body's):
+        None if it is allowed, else the seconds until it would be (a cost over the whole
+        limit never is: ``math.inf``)."""
         with self._lock:
             now = self.clock()
             due = max(self._due.get(key, now), now)
-            wait = due - now - self.tolerance
+            wait = due - now - self.tolerance + (cost - 1) * self.interval
+            if cost * self.interval > self.tolerance + self.interval:
+                return math.inf
             if wait > 0:
                 self._due.move_to_end(key)
                 return wait
-            self._due[key] = due + self.interval
+            self._due[key] = due + cost * self.interval
             self._due.move_to_end(key)
             while len(self._due) > self.max_keys:
                 self._due.popitem(last=False)
@@ -94,6 +98,37 @@ def limit_game_creation() -> None:
             f"Too many games created from this address; try again in {seconds} s.",
             retry_after=seconds,
         )
+
+
+IMPORT_BUDGET = "tablebank.import_budget"
+HOUR = 3600.0
+
+
+def spend_import_budget() -> None:
+    """Before an import's body is read: 429 once its address has sent so many bytes of
+    imports this hour (``TABLEBANK_IMPORT_MIB_PER_HOUR``), its Content-Length counted (the
+    import's largest, if it sends none)."""
+    budget: RateLimiter | None = current_app.extensions.get(IMPORT_BUDGET)
+    if budget is None or request.method != "POST":
+        return
+    cost = request.content_length or int(current_app.config["MAX_IMPORT_LENGTH"])
+    wait = budget.hit(client_key(request.remote_addr), cost)
+    if wait is not None:
+        if math.isinf(wait):
+            return  # larger than any import: the view's 413 says so
+        seconds = max(1, math.ceil(wait))
+        raise TooManyRequests(
+            f"This address has imported its share of logs this hour; try again in {seconds} s.",
+            retry_after=seconds,
+        )
+
+
+def import_budget(mib_per_hour: int) -> RateLimiter | None:
+    """The budget of ``TABLEBANK_IMPORT_MIB_PER_HOUR``: that many MiB of imports an hour per
+    address, all at once if it likes; None for no limit (0)."""
+    if mib_per_hour < 0:
+        raise ValueError(f"TABLEBANK_IMPORT_MIB_PER_HOUR must be 0 or more, not {mib_per_hour}")
+    return RateLimiter(mib_per_hour * 1024 * 1024, window=HOUR) if mib_per_hour else None
 
 
 def game_limiter(per_minute: int) -> RateLimiter | None:

@@ -81,6 +81,7 @@ def test_serve_on_every_interface_tells_the_console_the_lan_address(
         "TABLEBANK_DB": "var/never-opened.sqlite",
         "TABLEBANK_PUBLIC_URL": "http://192.168.1.20:8123",
         "TABLEBANK_GAMES_PER_MINUTE": 30,
+        "TABLEBANK_IMPORT_MIB_PER_HOUR": 64,
         "TABLEBANK_PROXY_HOPS": 0,
         "TABLEBANK_ADMIN_TOKEN": None,
         "TABLEBANK_IMPORT_SLOTS": 1,

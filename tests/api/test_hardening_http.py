@@ -596,3 +596,35 @@ def test_a_request_id_that_is_not_a_plain_token_is_replaced(make_app, given):
 
     kept = answer.headers["X-Request-Id"]
     assert kept != given and len(kept) == 32 and kept.isalnum()
+
+
+def test_an_address_imports_its_budget_of_bytes_an_hour_and_no_more(make_app):
+    # API.md v1.3 "What an attacker can still do": an anonymous client's imports have a budget
+    # (`--import-mib-per-hour`, 64 MiB: two of the largest logs), counted by the body's
+    # Content-Length before it is read. Here 1 MiB an hour, and logs of 600,000 bytes: the
+    # first is imported, the second would overdraw the hour by 600,000 * 2 - 1 MiB = 151,424
+    # bytes, which the budget earns back in 151,424 / 1,048,576 * 3,600 s = 520 s.
+    app = make_app(TABLEBANK_IMPORT_MIB_PER_HOUR=1, TABLEBANK_PROXY_HOPS=1)
+    client = app.test_client()
+    game = created(client)
+    exported = client.get(
+        f"/api/v1/games/{game['id']}/export",
+        headers={"Authorization": f"Bearer {game['banker_token']}"},
+    ).get_data()
+    log = exported + b" " * (600_000 - len(exported))  # JSON may end in blanks
+    proxy = {"REMOTE_ADDR": "127.0.0.1"}
+
+    def import_from(address: str) -> Any:
+        return client.post(
+            "/api/v1/games/import",
+            data=log,
+            content_type="application/json",
+            headers={"X-Forwarded-For": address},
+            environ_base=proxy,
+        )
+
+    assert import_from("198.51.100.1").status_code == 201
+    refused = import_from("198.51.100.1")
+    assert (refused.status_code, refused.json["code"]) == (429, "rate_limited")
+    assert int(refused.headers["Retry-After"]) == 520
+    assert import_from("198.51.100.2").status_code == 201  # another address, its own budget

@@ -154,3 +154,12 @@ def test_stream_opens_are_limited_by_token_and_by_address_over_time() -> None:
     caps.open("g/banker", "g", "203.0.113.7")()
     with pytest.raises(TooManyStreams):
         caps.open("g/p2", "g", "203.0.113.7")
+
+
+def test_a_limit_of_bytes_counts_each_hit_by_its_size() -> None:
+    now = [0.0]
+    budget = RateLimiter(1000, window=3600.0, clock=lambda: now[0])
+    assert budget.hit("a", 600) is None
+    assert budget.hit("a", 600) == pytest.approx(200 * 3.6)  # 200 bytes over, 3.6 s a byte
+    assert budget.hit("a", 400) is None  # what is left of the hour
+    assert budget.hit("a", 1001) == float("inf")  # more than the whole hour: never
