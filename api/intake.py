@@ -83,9 +83,11 @@ def deadline(length: int | None) -> float:
 
 def within(seconds: float) -> Any:
     """A context that ends the body's read with 408 after ``seconds``, in a gevent worker."""
-    gevent = sys.modules.get("gevent")
-    if gevent is None or not gevent.monkey.is_module_patched("socket"):
+    monkey = sys.modules.get("gevent.monkey")
+    if monkey is None or not monkey.is_module_patched("socket"):
         return contextlib.nullcontext()
+    import gevent
+
     late = RequestTimeout(f"The request's body did not arrive within {math.ceil(seconds)} s.")
     return gevent.Timeout(seconds, late)
 

@@ -326,4 +326,8 @@ def http_part(
     # (g) on a server of its own whose answers are not kept: every replay is computed.
     with serving(db, workers, None, "--read-cache-mib", "0") as server:
         out.update(replays_beside_a_writer(server.port, games[1], long_game, duration))
+    # (g) again with the server's default cache: every replay but the first is sent from it.
+    with serving(db, workers) as server:
+        kept = replays_beside_a_writer(server.port, games[1], long_game, duration)
+        out.update({f"kept_{key}": value for key, value in kept.items()})
     return out

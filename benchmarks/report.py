@@ -96,6 +96,24 @@ ROWS = (
     ),
     Row("replays_answered", "(g) replays answered meanwhile", ".0f"),
     Row("replay_errors", "(g) answers other than 201 and 200 (503 busy aside)", ".0f", at_most=0),
+    Row(
+        "kept_replay_writer_p50_ms",
+        "(g) the same, the answers kept (the default cache): p50 ms",
+        ".1f",
+    ),
+    Row(
+        "kept_replay_writer_p99_ms",
+        "(g) the same, the answers kept (the default cache): p99 ms",
+        ".1f",
+        at_most=100,
+    ),
+    Row("kept_replays_answered", "(g) replays answered meanwhile, the answers kept", ".0f"),
+    Row(
+        "kept_replay_errors",
+        "(g) answers other than 201 and 200, the answers kept (503 busy aside)",
+        ".0f",
+        at_most=0,
+    ),
     # (f): PostgreSQL only (benchmarks.scaleout); n/a on SQLite.
     Row("scaleout_one_tps", "(f) one server (1 worker), 8 tables: transactions/s", ",.0f"),
     Row("scaleout_one_cpu_tps", "(f) one server: transactions per server CPU second", ",.0f"),
@@ -147,6 +165,8 @@ def figure(row: Row, results: dict[str, Any]) -> float | None:
         value += results.get("http_latency_errors", 0)
     if row.key == "replay_errors" and "replays_failed" in results:
         value = results["replays_failed"] + results["replay_writer_errors"]
+    if row.key == "kept_replay_errors" and "kept_replays_failed" in results:
+        value = results["kept_replays_failed"] + results["kept_replay_writer_errors"]
     if row.key == "scaleout_errors" and "scaleout_one_errors" in results:
         value = sum(results[f"scaleout_{w}_errors"] for w in ("one", "two", "shared"))
     if row.key == "scaleout_shared_lost_updates" and value is not None:
