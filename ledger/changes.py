@@ -52,6 +52,10 @@ class Part:
     copy: Callable[[Any], Any] | None
     description: str
     late: bool = False
+    # Copied by a transaction's draft only once the draft applies a change of it: a part that
+    # grows with the game (a void each), whose copy would make every write cost more as the
+    # game goes on.
+    lazy: bool = False
 
 
 @dataclass(frozen=True)
@@ -304,7 +308,7 @@ PARTS = parts(
     ),
     Part("turn", lambda t: None, None, "the player whose turn it is, or None"),
     Part("standings", lambda t: None, None, "None, or the ranking once finished"),
-    Part("voided", lambda t: {}, dict, "by seq (a string): the void that reversed it"),
+    Part("voided", lambda t: {}, dict, "by seq (a string): the void that reversed it", lazy=True),
     Part("ious", lambda t: {}, _entries, "by IOU id: debtor, holder, amount, outstanding"),
     Part("built_this_turn", lambda t: {}, dict, "by player: houses built since the last turn"),
     Part("figures", lambda t: {}, _entries, "by deed: the figures the banker entered"),

@@ -60,7 +60,7 @@ class Draft:
         self.history = history  # the game's earlier transactions, for a void
         self.by = by  # who records it: "banker" or a player id (a dispute keeps it)
         self.before = state
-        self.state = copy_state(state)
+        self.state = copy_state(state, share_lazy=True)
         self.options = options
         self.seq = state["last_seq"] + 1 if seq is None else seq
         self.postings: list[dict[str, Any]] = []
@@ -139,6 +139,11 @@ class Draft:
         if change["from"] == to:
             return
         self.changes.append(change)
+        self.apply(change)
+
+    def apply(self, change: dict[str, Any]) -> None:
+        """Apply a change to the draft's state (the one way a draft's state changes, but for
+        money: ``pay``)."""
         apply_change(self.state, change)
 
     def _current(self, kind: str, target: dict[str, Any]) -> Any:

@@ -155,7 +155,7 @@ def rebuild_game(document: Any, keep: Callable[[Game], None] | None = None) -> G
 
     def history(seq: int) -> tuple[dict[str, Any], State, list[dict[str, Any]]]:
         start = (seq - 1) // HISTORY_INTERVAL * HISTORY_INTERVAL
-        state = copy_state(states[start])
+        state = copy_state(states[start], share_lazy=True)  # the voids so far: not copied
         for txn in txns[start : seq - 1]:
             apply_transaction(state, txn)
         return txns[seq - 1], state, txns[seq : game.last_seq]

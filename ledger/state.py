@@ -13,12 +13,15 @@ application of a change are made from there.
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping, MutableMapping
 from typing import Any
 
 from ledger.changes import CHANGES, EMPTY, JAIL_DECKS, PARTS, NewTable, State
 
 __all__ = [
     "JAIL_DECKS",
+    "LAZY_PARTS",
+    "Overlay",
     "State",
     "apply_change",
     "apply_posting",
@@ -31,6 +34,7 @@ __all__ = [
 _COPIED = tuple((p.name, p.copy) for p in PARTS.values() if p.copy is not None and not p.late)
 _COPIED_LATE = tuple((p.name, p.copy) for p in PARTS.values() if p.copy is not None and p.late)
 _APPLY = {k.kind: k.apply for k in CHANGES.values()}
+LAZY_PARTS = frozenset(p.name for p in PARTS.values() if p.copy is not None and p.lazy)
 
 
 def new_state(
@@ -45,14 +49,65 @@ def new_state(
     return {name: part.new(table) for name, part in PARTS.items()}
 
 
-def copy_state(state: State) -> State:
-    """A copy deep enough that applying a transaction to it leaves ``state`` untouched."""
+def copy_state(state: State, *, share_lazy: bool = False) -> State:
+    """A copy deep enough that applying a transaction to it leaves ``state`` untouched. With
+    ``share_lazy`` (a draft's copy, a state checked against the log), each lazy part
+    (``Part.lazy``) is an ``Overlay`` of ``state``'s instead: made at once however long the
+    part has grown, read through to it, written on its own."""
     copy = dict(state)
     for name, copy_part in _COPIED:
-        copy[name] = copy_part(state[name])
+        copy[name] = (
+            Overlay(state[name]) if share_lazy and name in LAZY_PARTS else copy_part(state[name])
+        )
     for name, copy_part in _COPIED_LATE:
-        copy[name] = copy_part(state.get(name, EMPTY))
+        value = state.get(name, EMPTY)
+        copy[name] = Overlay(value) if share_lazy and name in LAZY_PARTS else copy_part(value)
     return copy
+
+
+class Overlay(MutableMapping[str, Any]):
+    """A mapping read through to ``base`` and written on its own, which ``base`` never sees:
+    a copy of a part that grows with the game (the voids), made in constant time.
+
+    An overlay of an overlay reads through to the first one's base, with its writes copied:
+    never more than one level. ``base`` must not change while an overlay of it is in use (a
+    draft's lasts one ``record``; a checked state's, the check)."""
+
+    __slots__ = ("base", "removed", "written")
+
+    def __init__(self, base: Mapping[str, Any]) -> None:
+        if isinstance(base, Overlay):
+            self.base: Mapping[str, Any] = base.base
+            self.written: dict[str, Any] = dict(base.written)
+            self.removed: set[str] = set(base.removed)
+        else:
+            self.base, self.written, self.removed = base, {}, set()
+
+    def __getitem__(self, key: str) -> Any:
+        if key in self.written:
+            return self.written[key]
+        if key in self.removed:
+            raise KeyError(key)
+        return self.base[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.written[key] = value
+        self.removed.discard(key)
+
+    def __delitem__(self, key: str) -> None:
+        if key not in self:
+            raise KeyError(key)
+        self.written.pop(key, None)
+        self.removed.add(key)
+
+    def __iter__(self) -> Iterator[str]:
+        for key in self.base:
+            if key not in self.removed and key not in self.written:
+                yield key
+        yield from self.written
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
 
 
 def apply_posting(state: State, posting: dict[str, Any]) -> None:

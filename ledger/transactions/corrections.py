@@ -12,7 +12,7 @@ from typing import Any
 
 from ledger.draft import Body, Draft, whole
 from ledger.errors import InvalidField, LedgerError, RuleViolation
-from ledger.state import State, apply_change
+from ledger.state import State
 from ledger.transactions import form as f
 from ledger.transactions.declare import REGISTRY, TransactionRecorded, transaction
 from ledger.transactions.disputes import open_dispute_of, open_disputes_about
@@ -69,7 +69,7 @@ def void_transaction(d: Draft, body: Body) -> None:
         reverse = {**change, "from": change["to"], "to": change["from"]}
         _check_from(d, reverse, target["seq"], seq)
         d.changes.append(reverse)
-        apply_change(d.state, reverse)
+        d.apply(reverse)
     d.change("void", d.seq, seq=seq)
     d.basis = {
         "voided": seq,
@@ -115,7 +115,7 @@ def _replay_without(d: Draft, state: State, txn: Txn, voided: int) -> State:
             for change in txn["changes"]:
                 _check_from(rd, change, txn["seq"], voided)
                 rd.changes.append(change)
-                apply_change(rd.state, change)
+                rd.apply(change)
         else:
             REGISTRY[txn["type"]].handler(rd, dict(txn["request"]))
         rd.check_funds()
