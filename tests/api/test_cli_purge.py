@@ -207,6 +207,21 @@ def test_purge_removes_every_row_of_the_game_and_logs_it(
     assert (logged.game_id, logged.transactions, logged.head) == (game_id, 104, head)
 
 
+def test_events_written_after_a_purge_come_later_in_the_notification_log(
+    bank: TableBank, db_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    finished_game(bank)  # the last rows written: the purge removes the notification log's end
+    recorder: Any = bank.storage.recorder
+    read_past = recorder.max_notification_id()
+
+    purge(db_url, tmp_path, capsys)
+    bank.create_game("Next table", "classic", PLAYERS)
+
+    # A follower of the log (ledger.live) that had read up to read_past misses none of them.
+    topics = [note.topic for note in recorder.select_notifications(read_past + 1, 100)]
+    assert topics[0].endswith(":GamePurged") and topics[-1].endswith(":GameListed")
+
+
 def test_a_purged_games_export_imports_with_the_same_balances(
     bank: TableBank, db_url: str, store_db: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
