@@ -437,7 +437,7 @@ def purge(args: argparse.Namespace) -> int:
                 flush=True,
             )
     smaller = ""
-    if purged and args.vacuum and not is_postgres(args.db):
+    if purged and not args.no_vacuum and not is_postgres(args.db):
         smaller = vacuum(Path(args.db))
     fault = f", {kept} kept for the faults above" if kept else ""
     print(f"purge: {purged} games purged{fault}{smaller}", flush=True)
@@ -749,7 +749,8 @@ def from_environment(command: argparse.ArgumentParser) -> None:
     (a container's or a systemd unit's configuration); the option on the command line wins. A
     value is read as the option's would be (argparse converts a string default by the option's
     type, and a bad one is refused naming the variable); an empty one is as good as none; an
-    on-off option takes 1/0, true/false, yes/no or on/off."""
+    on-off option takes 1/0, true/false, yes/no or on/off; a required option set so need not be
+    given again."""
     for action in command._actions:
         if not action.option_strings or action.dest in ("help", "threads"):
             continue
@@ -769,6 +770,7 @@ def from_environment(command: argparse.ArgumentParser) -> None:
             except (argparse.ArgumentTypeError, ValueError, TypeError) as error:
                 command.error(f"${name}={given!r}: {error or 'not a valid value'}")
             action.default = given
+            action.required = False  # given, by its variable
 
 
 def serve_parser() -> argparse.ArgumentParser:
@@ -929,10 +931,10 @@ def parser() -> argparse.ArgumentParser:
     add_db_option(pg)
     pg.add_argument(
         "--no-vacuum",
-        dest="vacuum",
-        action="store_false",
+        action="store_true",
         help="leave a SQLite file its size (VACUUM makes it smaller, holding writes meanwhile)",
     )
+    from_environment(pg)
     pg.set_defaults(func=purge)
     v = sub.add_parser("verify", help="check an exported log offline (exit status 1 if bad)")
     v.add_argument("file", metavar="FILE", help='an exported log ("-" for stdin)')

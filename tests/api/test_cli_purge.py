@@ -268,6 +268,23 @@ def test_a_purged_game_answers_404_on_a_server_that_had_it_cached(
     assert listed is not None and created["id"] not in json.dumps(listed)
 
 
+def test_purge_takes_its_options_from_the_environment_as_a_timer_sets_them(
+    bank: TableBank,
+    db_url: str,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    game = finished_game(bank)
+    for name, value in [("FINISHED_BEFORE", TOMORROW), ("EXPORT_TO", tmp_path), ("DB", db_url)]:
+        monkeypatch.setenv(f"TABLEBANK_{name}", str(value))
+
+    status = main(["purge"])
+
+    assert status == 0
+    assert capsys.readouterr().out.startswith(f"purged {game['id']}: exported to {tmp_path}/")
+
+
 def test_a_day_that_is_no_date_is_refused_with_exit_status_2(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
