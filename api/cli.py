@@ -16,6 +16,11 @@
 - ``tablebank backup FILE --db PATH``: a consistent copy of a live SQLite store (mode 0600),
   every game in it verified; ``tablebank restore FILE --db PATH`` puts one in place of a store
   no server has open, keeping the one it replaces beside it.
+- ``tablebank purge --finished-before DATE --export-to DIR --db PATH``: each finished game the
+  store last wrote before DATE (UTC midnight) exported to ``DIR/<id>.tablebank.json``, the file
+  read back and verified as an import checks it, and only then the game removed from the store
+  (``ledger.purge``); never an active game, never over a file that differs. SQLite's file is
+  then made smaller (``VACUUM``).
 - ``tablebank --version``: the release, as ``GET /api/v1/version`` says it.
 """
 
@@ -38,6 +43,7 @@ import time
 from collections import deque
 from collections.abc import Iterator, Sequence
 from contextlib import closing
+from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Any, TextIO
 from urllib.parse import urlsplit
@@ -60,6 +66,7 @@ from api.version import VERSION
 from ledger.application import TableBank
 from ledger.errors import LedgerError, LogInvalid
 from ledger.exchange import replay_document, verify_document
+from ledger.purge import GameChanged, Purgeable
 from ledger.store import (
     DEFAULT_DB,
     NewerStore,
@@ -405,10 +412,7 @@ def export(args: argparse.Namespace) -> int:
 
 def import_(args: argparse.Namespace) -> int:
     document = read_log(args.file)
-    errors = import_errors(document)
-    if errors is not None:  # what POST /api/v1/games/import refuses with validation_error
-        found = "; ".join(f"{at}: {' '.join(why)}" for at, why in field_errors(errors).items())
-        raise CommandFailed(f"{args.file} cannot be imported: {found}")
+    check_importable(args.file, document)
     with TableBank(env=persistence_env(args.db)) as bank:
         created = bank.import_game(document)
     names = [player["name"] for player in created["players"]]
@@ -419,6 +423,128 @@ def import_(args: argparse.Namespace) -> int:
         print(f"{player} ({name}) token: {token}")
     print("The tokens are shown only this once: hand them out now.", file=sys.stderr)
     return 0
+
+
+def check_importable(path: str | Path, document: Any) -> None:
+    """CommandFailed with what ``POST /api/v1/games/import`` would refuse a document for
+    (``validation_error``) before the ledger sees it, if anything."""
+    errors = import_errors(document)
+    if errors is not None:
+        found = "; ".join(f"{at}: {' '.join(why)}" for at, why in field_errors(errors).items())
+        raise CommandFailed(f"{path} cannot be imported: {found}")
+
+
+def purge(args: argparse.Namespace) -> int:
+    """Each finished game last written before the day exported, verified, then removed: a
+    line for each, then the total; exit status 1 if any game was kept for a fault."""
+    if not is_postgres(args.db) and not Path(args.db).is_file():
+        raise CommandFailed(f"no database at {redact(args.db)}")
+    folder = Path(args.export_to)
+    if not folder.is_dir():
+        raise CommandFailed(f"no folder {folder}: create it (mode 0700) first")
+    purged = kept = 0
+    with TableBank(env=persistence_env(args.db)) as bank:
+        for game in bank.purgeable(args.finished_before):
+            try:
+                path = exported_verified(bank, game, folder)
+                bank.purge(game)
+            except (CommandFailed, GameChanged, LedgerError) as why:
+                detail = why.detail if isinstance(why, LedgerError) else str(why)
+                print(f"kept {game.id}: {detail}", file=sys.stderr, flush=True)
+                kept += 1
+                continue
+            purged += 1
+            print(
+                f"purged {game.id}: exported to {path} ({game.transactions} transactions, "
+                "verified)",
+                flush=True,
+            )
+    smaller = ""
+    if purged and not args.no_vacuum and not is_postgres(args.db):
+        smaller = vacuum(Path(args.db))
+    fault = f", {kept} kept for the faults above" if kept else ""
+    print(f"purge: {purged} games purged{fault}{smaller}", flush=True)
+    return 1 if kept else 0
+
+
+def exported_verified(bank: TableBank, game: Purgeable, folder: Path) -> Path:
+    """The game's export in ``folder`` (written now, or there already with the same log),
+    read back and checked as an import checks it, and found to hold the store's transactions
+    and head; CommandFailed if it does not, or if a different file has its name."""
+    document = bank.export(game.id)
+    target = folder / f"{game.id}.tablebank.json"
+    if target.exists():
+        try:
+            same = json.loads(target.read_bytes()) == document
+        except (OSError, ValueError):
+            same = False
+        if not same:
+            raise CommandFailed(f"{target} exists and differs from the stored game; move it away")
+    else:
+        write_new(target, (json.dumps(document, indent=2) + "\n").encode())
+    written = read_log(str(target))
+    check_importable(target, written)
+    result = verify_document(written)
+    if not result["ok"]:
+        raise CommandFailed(f"{target} does not verify at seq {result['seq']}: {result['detail']}")
+    if (result["transactions"], result["head"]) != (game.transactions, game.head):
+        raise CommandFailed(f"{target} does not hold the stored game's last transaction")
+    return target
+
+
+def write_new(target: Path, data: bytes) -> None:
+    """``data`` as a new file (mode 0600) on the disk whole, or nothing: written under a
+    temporary name, fsynced, then linked to its name (never over a file that took it
+    meanwhile), and the folder fsynced."""
+    fd, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    try:
+        with os.fdopen(fd, "wb") as out:
+            out.write(data)
+            out.flush()
+            os.fsync(out.fileno())
+        os.link(temporary, target)
+    except FileExistsError:
+        raise CommandFailed(f"{target} appeared meanwhile; it is never overwritten") from None
+    finally:
+        os.unlink(temporary)
+    folder = os.open(target.parent, os.O_RDONLY)
+    try:
+        os.fsync(folder)
+    finally:
+        os.close(folder)
+
+
+def vacuum(db: Path) -> str:
+    """SQLite's file rebuilt without the pages the purged games held (``VACUUM``: a write
+    that holds the store for the time of a copy of it; a server's writes wait meanwhile),
+    and its WAL emptied; what that did, for the total line."""
+    before = store_bytes(db)
+    started = time.monotonic()
+    try:
+        with closing(sqlite3.connect(db, timeout=10, isolation_level=None)) as connection:
+            connection.execute("VACUUM")
+            connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    except sqlite3.Error as error:
+        print(f"tablebank: the store was not made smaller: {error}", file=sys.stderr)
+        return ""
+    took = time.monotonic() - started
+    return f"; the store {before:,} → {store_bytes(db):,} bytes (VACUUM {took:.1f} s)"
+
+
+def store_bytes(db: Path) -> int:
+    """A SQLite store's size on disk, its WAL included."""
+    return sum(path.stat().st_size for path in (db, *companions(db)) if path.exists())
+
+
+def finished_before(text: str) -> datetime:
+    """``YYYY-MM-DD``: the midnight (UTC) that starts that day."""
+    if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", text):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a date: give it as YYYY-MM-DD (UTC)")
+    try:
+        day = date.fromisoformat(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is no day of the calendar") from None
+    return datetime(day.year, day.month, day.day, tzinfo=UTC)
 
 
 def backup(args: argparse.Namespace) -> int:
@@ -646,7 +772,8 @@ def from_environment(command: argparse.ArgumentParser) -> None:
     (a container's or a systemd unit's configuration); the option on the command line wins. A
     value is read as the option's would be (argparse converts a string default by the option's
     type, and a bad one is refused naming the variable); an empty one is as good as none; an
-    on-off option takes 1/0, true/false, yes/no or on/off."""
+    on-off option takes 1/0, true/false, yes/no or on/off; a required option set so need not be
+    given again."""
     for action in command._actions:
         if not action.option_strings or action.dest in ("help", "threads"):
             continue
@@ -666,6 +793,7 @@ def from_environment(command: argparse.ArgumentParser) -> None:
             except (argparse.ArgumentTypeError, ValueError, TypeError) as error:
                 command.error(f"${name}={given!r}: {error or 'not a valid value'}")
             action.default = given
+            action.required = False  # given, by its variable
 
 
 def serve_parser() -> argparse.ArgumentParser:
@@ -815,6 +943,38 @@ def parser() -> argparse.ArgumentParser:
     rs.add_argument("file", metavar="FILE", help="a copy `tablebank backup` wrote")
     add_db_option(rs)
     rs.set_defaults(func=restore)
+    pg = sub.add_parser(
+        "purge",
+        help="export, verify, then remove the finished games last written before a day",
+        description="Each finished game the store last wrote before DATE (00:00 UTC) is "
+        "exported to DIR/<id>.tablebank.json, the file read back and verified as an import "
+        "checks it, and only then the game removed from the store: its transactions, tokens "
+        "and line in the list of games. An active game is never touched; a file of that name "
+        "that holds another log is never overwritten (the game is kept). One line per game, "
+        "then the total; exit status 1 if any game was kept for a fault. Safe while a server "
+        "runs on the store: it answers 404 for a purged game within a second.",
+    )
+    pg.add_argument(
+        "--finished-before",
+        type=finished_before,
+        required=True,
+        metavar="DATE",
+        help="YYYY-MM-DD: games the store last wrote before 00:00 UTC of that day",
+    )
+    pg.add_argument(
+        "--export-to",
+        required=True,
+        metavar="DIR",
+        help="an existing folder for the exports (one file per game, mode 0600)",
+    )
+    add_db_option(pg)
+    pg.add_argument(
+        "--no-vacuum",
+        action="store_true",
+        help="leave a SQLite file its size (VACUUM makes it smaller, holding writes meanwhile)",
+    )
+    from_environment(pg)
+    pg.set_defaults(func=purge)
     v = sub.add_parser("verify", help="check an exported log offline (exit status 1 if bad)")
     v.add_argument("file", metavar="FILE", help='an exported log ("-" for stdin)')
     v.set_defaults(func=verify)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+from collections.abc import Callable
 from typing import Any
 from uuid import NAMESPACE_URL, UUID, uuid5
 
@@ -14,7 +15,7 @@ from eventsourcing.application import AggregateNotFoundError
 from eventsourcing.domain import Aggregate, event
 
 from ledger.caches import BoundedCache
-from ledger.errors import Forbidden, Unauthorized
+from ledger.errors import Forbidden, NotFound, Unauthorized
 from ledger.game import Game
 from ledger.storage import Storage
 
@@ -43,8 +44,13 @@ def hash_token(token: str) -> str:
 class Tokens:
     """Issuing a game's tokens and telling what a token may do."""
 
-    def __init__(self, storage: Storage) -> None:
+    def __init__(
+        self, storage: Storage, purged: Callable[[UUID | str], bool] = lambda game_id: False
+    ) -> None:
+        """``purged``: whether a game left the store (``ledger.purge.PurgedGames``), which
+        the grants kept in memory cannot tell."""
         self._storage = storage
+        self._purged = purged
         # What each token opens, by its hash: a grant never changes.
         self._cache: BoundedCache[str, tuple[UUID, str]] = BoundedCache(ACCESS_CACHE_SIZE)
 
@@ -64,10 +70,14 @@ class Tokens:
             try:
                 access: Any = self._storage.repository.get(Access.create_id(digest))
             except AggregateNotFoundError:
+                if self._purged(game_id):
+                    raise NotFound(f"no game {game_id}: it was purged") from None
                 raise Unauthorized("unknown token") from None
             assert isinstance(access, Access)
             grant = (access.game_id, access.role)
             self._cache.put(digest, grant)
         if str(grant[0]) != str(game_id).lower():
             raise Forbidden("this token belongs to another game")
+        if self._purged(grant[0]):
+            raise NotFound(f"no game {game_id}: it was purged")
         return grant[1]

@@ -11,7 +11,9 @@ others it needs, here and nowhere else (as cosmicpython's ``bootstrap`` composes
 - ``ledger.setup``: creating a game (rule set, options, deal, set-up transactions, tokens)
   and the list of games;
 - ``ledger.exchange``: export and import of a game's log, and its offline checks;
-- ``ledger.views``: how a game, a transaction and a rule set are shown.
+- ``ledger.views``: how a game, a transaction and a rule set are shown;
+- ``ledger.purge``: a finished game removed from the store whole, and what the caches of a
+  process learn of it.
 
 Each method of ``TableBank`` is the method of the part whose job it is (``Part``): the bank
 keeps no state and no logic of its own.
@@ -28,6 +30,7 @@ from eventsourcing.utils import register_topic
 
 from ledger.access import Access, Tokens
 from ledger.exchange import Exchange
+from ledger.purge import PURGED_LOG_ID, GamePurged, PurgedGames, Purging
 from ledger.reading import Reading
 from ledger.setup import GAMES_LOG_ID, STATUS_LOG_ID, GameListed, GameStatusLogged, SetUp
 from ledger.storage import Storage
@@ -91,11 +94,14 @@ class TableBank:
         events = self.storage.events
         games_log = EventSourcedLog(events, GAMES_LOG_ID, GameListed)
         status_log = EventSourcedLog(events, STATUS_LOG_ID, GameStatusLogged)
+        purged_log = EventSourcedLog(events, PURGED_LOG_ID, GamePurged)
+        self.purged = PurgedGames(purged_log)
         self.reading = Reading(self.storage)
-        self.tokens = Tokens(self.storage)
+        self.tokens = Tokens(self.storage, self.purged.holds)
         self.writing = Writing(self.storage, self.reading, status_log, gather)
         self.setup = SetUp(self.storage, self.tokens, games_log, status_log)
         self.exchange = Exchange(self.storage, self.reading, self.setup)
+        self.purging = Purging(self.storage, self.setup, purged_log)
 
     # -- reading ------------------------------------------------------------------------------
     rulesets = Part("reading", Reading.rulesets)
@@ -139,6 +145,9 @@ class TableBank:
     import_game = Part("exchange", Exchange.import_game)
     rebuild_import = Part("exchange", Exchange.rebuild_import)
     save_import = Part("exchange", Exchange.save_import)
+    # -- purge --------------------------------------------------------------------------------
+    purgeable = Part("purging", Purging.purgeable)
+    purge = Part("purging", Purging.purge)
 
     def close(self) -> None:
         """Stop following the store, then close it."""
