@@ -6,14 +6,21 @@ each player starts with 1,500 and a salary is 200 (docs/rules.md)."""
 
 from __future__ import annotations
 
+import os
+import re
 import stat
 import subprocess
 import sys
 import threading
 from pathlib import Path
+from urllib.parse import parse_qsl, unquote, urlsplit, urlunsplit
 
 import pytest
 from server import Server
+from stores import PostgresStore
+
+from ledger.application import TableBank
+from ledger.store import persistence_env
 
 pytestmark = pytest.mark.e2e
 
@@ -106,3 +113,63 @@ def test_a_backup_of_a_postgresql_store_says_to_use_pg_dump() -> None:
 
     assert done.returncode == 1
     assert "pg_dump" in done.stderr and not Path("x.sqlite").exists()
+
+
+def documented_pg_commands() -> list[str]:
+    """The lines of docs/deploy.md's PostgreSQL backup, as an admin would paste them."""
+    page = (Path(__file__).resolve().parents[2] / "docs" / "deploy.md").read_text()
+    block = page.split("**PostgreSQL.** `pg_dump`", 1)[1].split("```sh\n", 1)[1]
+    return [line for line in block.split("```", 1)[0].splitlines() if line.strip()]
+
+
+def test_the_documented_pg_dump_and_pg_restore_give_a_store_that_verifies(
+    tmp_path: Path, postgres: PostgresStore
+) -> None:
+    # docs/deploy.md, "Backups": pg_dump while a server writes, createdb, pg_restore; the
+    # restored database holds every game, each verified, with its balances (docs/rules.md:
+    # each player starts with 1,500; a salary is 200).
+    db = postgres.new()
+    parts = urlsplit(db)
+    schema = dict(parse_qsl(parts.query))["schema"]
+    restored_name = f"tablebank_restored_{schema}"
+    try:
+        with Server(db, tmp_path / "server.log") as server:
+            game = server.call("POST", "/api/v1/games", NEW_GAME).body
+            for n in range(3):
+                answer = server.call(
+                    "POST",
+                    f"/api/v1/games/{game['id']}/transactions",
+                    {"type": "salary", "player": "p1"},
+                    token=game["banker_token"],
+                    headers={"Idempotency-Key": f"s{n}"},
+                )
+                assert answer.status == 201
+            commands = documented_pg_commands()
+            assert [line.split()[0] for line in commands] == ["pg_dump", "createdb", "pg_restore"]
+            env = {
+                **os.environ,
+                "PGHOST": parts.hostname or "127.0.0.1",
+                "PGPORT": str(parts.port or 5432),
+                "PGUSER": unquote(parts.username or ""),
+                "PGPASSWORD": unquote(parts.password or ""),
+            }
+            dbname = parts.path.lstrip("/")
+            for line in commands:
+                line = line.replace("/backup/", f"{tmp_path}/").replace("$(date +%F)", "today")
+                line = line.replace("--schema=public", f"--schema={schema}")
+                line = line.replace("--owner=tablebank", f"--owner={env['PGUSER']}")
+                line = line.replace("tablebank_restored", restored_name)
+                line = re.sub(r" tablebank$", f" {dbname}", line)
+                done = subprocess.run(line, shell=True, env=env, capture_output=True, text=True)
+                assert done.returncode == 0, (line, done.stderr)
+
+        restored_url = urlunsplit(parts._replace(path=f"/{restored_name}"))
+        with TableBank(env=persistence_env(restored_url)) as bank:
+            games = bank.list_games()
+            assert [g["id"] for g in games] == [game["id"]]
+            assert bank.verify(game["id"])["ok"] is True
+            state = bank.game(game["id"])
+        assert [p["cash"] for p in state["players"]] == [1500 + 3 * 200, 1500]
+    finally:
+        postgres.admin.execute(f'DROP DATABASE IF EXISTS "{restored_name}" WITH (FORCE)')
+        postgres.drop(db)
