@@ -38,7 +38,7 @@ from ledger.access import NAMESPACE, Access
 from ledger.errors import NotFound
 from ledger.setup import GameListed, GameStatusLogged, SetUp
 from ledger.storage import Storage
-from ledger.store import HAS_POSTGRES, store_unavailable
+from ledger.store import HAS_POSTGRES
 from ledger.writing import IdempotentWrite
 
 if HAS_POSTGRES:
@@ -118,13 +118,11 @@ class PurgedGames:
         now = self._clock()
         if now - self._checked >= PURGE_CHECK_SECONDS:
             self._checked = now
-            try:
-                for purged in self._log.get(gt=self._position):
-                    self._ids.add(str(purged.game_id))
-                    self._position = max(self._position, purged.originator_version)
-            except Exception as error:  # the store is away: ask again next time
-                if not store_unavailable(error):
-                    raise
+            # A store that does not answer fails the request here (503 storage_unavailable),
+            # once a second at most: carried on, the request would wait for it a second time.
+            for purged in self._log.get(gt=self._position):
+                self._ids.add(str(purged.game_id))
+                self._position = max(self._position, purged.originator_version)
         return str(game_id).lower() in self._ids
 
 

@@ -145,6 +145,24 @@ class Server:
         """``Client.call`` on this server."""
         return self.client.call(method, path, body, token, headers)
 
+    def salary(
+        self,
+        game: dict[str, Any],
+        key: str | None = None,
+        player: str = "p1",
+        timeout: float = REQUEST_TIMEOUT,
+    ) -> Answer:
+        """The banker records ``player``'s salary on ``game`` (as ``POST /games`` answered
+        it), with ``key`` as its Idempotency-Key if one is given: a table playing on."""
+        return self.client.call(
+            "POST",
+            f"/api/v1/games/{game['id']}/transactions",
+            {"type": "salary", "player": player},
+            token=game["banker_token"],
+            headers={"Idempotency-Key": key} if key else None,
+            timeout=timeout,
+        )
+
     def start(self) -> Server:
         """Start the server and return once it answers ``/healthz``; fail the test if it
         exits or stays silent past ``START_TIMEOUT``."""

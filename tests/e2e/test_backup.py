@@ -49,15 +49,7 @@ def test_a_backup_taken_while_a_server_writes_restores_a_store_that_verifies(
         statuses: list[int] = []
 
         def salary(key: str) -> None:
-            statuses.append(
-                server.call(
-                    "POST",
-                    f"/api/v1/games/{busy['id']}/transactions",
-                    {"type": "salary", "player": "p1"},
-                    token=busy["banker_token"],
-                    headers={"Idempotency-Key": key},
-                ).status
-            )
+            statuses.append(server.salary(busy, key).status)
 
         def write() -> None:  # a table playing on while the admin takes the backup
             while not stop.is_set():
@@ -136,14 +128,7 @@ def test_the_documented_pg_dump_and_pg_restore_give_a_store_that_verifies(
         with Server(db, tmp_path / "server.log") as server:
             game = server.call("POST", "/api/v1/games", NEW_GAME).body
             for n in range(3):
-                answer = server.call(
-                    "POST",
-                    f"/api/v1/games/{game['id']}/transactions",
-                    {"type": "salary", "player": "p1"},
-                    token=game["banker_token"],
-                    headers={"Idempotency-Key": f"s{n}"},
-                )
-                assert answer.status == 201
+                assert server.salary(game, f"s{n}").status == 201
             commands = documented_pg_commands()
             assert [line.split()[0] for line in commands] == ["pg_dump", "createdb", "pg_restore"]
             env = {

@@ -40,14 +40,7 @@ def test_purge_beside_a_writing_server_loses_no_write_and_the_purged_games_404(
 
         def write() -> None:  # a table playing on while cron purges
             while not stop.is_set():
-                statuses.append(
-                    server.call(
-                        "POST",
-                        f"/api/v1/games/{busy['id']}/transactions",
-                        {"type": "salary", "player": "p1"},
-                        token=busy["banker_token"],
-                    ).status
-                )
+                statuses.append(server.salary(busy).status)
 
         writer = threading.Thread(target=write)
         writer.start()
