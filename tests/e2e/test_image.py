@@ -189,14 +189,19 @@ TAG = "localhost/tablebank:test"
 BUILD_TIMEOUT = 600  # seconds; 50 s from nothing on CI's 2 cores, a few with the layers kept
 
 
+def program(name: str) -> str | None:
+    """Where a program is, on the PATH or in the folders root's programs are in."""
+    return shutil.which(name) or shutil.which(name, path="/usr/sbin:/sbin")
+
+
 def podman() -> list[str]:
     """podman, with runc where it is installed: crun refuses a host whose cgroups are hybrid
     (v1 controllers beside a v2 tree), as this kind of machine's are."""
-    found = shutil.which("podman")
+    found = program("podman")
     if found is None:
         require("podman is not installed (apt-get install podman runc debootstrap)")
     assert found is not None
-    return [found, "--runtime", "runc"] if shutil.which("runc") else [found]
+    return [found, "--runtime", "runc"] if program("runc") else [found]
 
 
 def limits() -> list[str]:
@@ -217,7 +222,7 @@ def base_image(engine: list[str], work: Path) -> None:
     Debian's packages when podman has none yet (no container registry is reachable)."""
     if subprocess.run([*engine, "image", "exists", BASE]).returncode == 0:
         return
-    debootstrap = shutil.which("debootstrap")
+    debootstrap = program("debootstrap")
     if debootstrap is None:
         require("debootstrap is not installed (apt-get install debootstrap)")
     assert debootstrap is not None
@@ -242,8 +247,19 @@ def base_image(engine: list[str], work: Path) -> None:
 def build_options(work: Path) -> list[str]:
     """What the build's RUN steps need from this machine: its CA bundle for pip, where one is
     configured (an HTTPS proxy with a CA of its own stands between this machine and PyPI)."""
-    bundle = os.environ.get("PIP_CERT") or os.environ.get("SSL_CERT_FILE")
-    if not bundle or not Path(bundle).is_file():
+    bundle = next(
+        (
+            each
+            for each in (
+                os.environ.get("PIP_CERT"),
+                os.environ.get("SSL_CERT_FILE"),
+                "/etc/ssl/certs/ca-certificates.crt",  # Debian's, with the machine's own CAs
+            )
+            if each and Path(each).is_file()
+        ),
+        None,
+    )
+    if bundle is None:
         return []
     pip_conf = work / "pip.conf"
     pip_conf.write_text("[global]\ncert = /run/build-ca.crt\n")
