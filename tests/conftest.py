@@ -64,6 +64,7 @@ def pytest_report_header(config: pytest.Config) -> list[str]:
 # loads against a server), run first: spread over the processes from the start, none of them
 # is left to run alone at the end of the run while the other processes wait (docs/testing.md).
 LONGEST_FIRST = (
+    "tests/e2e/test_image.py",  # builds the image: 2 min on a new machine
     "tests/e2e/test_console_family_game.py",
     "tests/e2e/test_console_every_move.py",
     "tests/e2e/test_console_touch.py",
