@@ -131,10 +131,13 @@ class StreamCaps:
         per_token: int = STREAMS_PER_TOKEN,
         per_game: int = STREAMS_PER_GAME,
         per_address: int = STREAMS_PER_ADDRESS,
+        counted: Callable[[int], None] | None = None,
     ) -> None:
+        """``counted``: told each stream opened (1) and closed (-1), for a server's metrics."""
         if min(per_token, per_game, per_address) < 1:
             raise ValueError("a cap of at least 1 open stream")
         self.caps = {"token": per_token, "game": per_game, "address": per_address}
+        self.counted = counted
         self._open: dict[tuple[str, str], int] = {}
         self._lock = threading.Lock()
 
@@ -154,6 +157,8 @@ class StreamCaps:
                     )
             for key in keys:
                 self._open[key] = self._open.get(key, 0) + 1
+        if self.counted is not None:
+            self.counted(1)
         closed = False
 
         def close() -> None:
@@ -168,6 +173,8 @@ class StreamCaps:
                         self._open[key] = left
                     else:
                         del self._open[key]
+            if self.counted is not None:
+                self.counted(-1)
 
         return close
 
