@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import os
 import shutil
+import signal
 import stat
+import time
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -17,7 +19,8 @@ from typing import Any
 import pytest
 from prometheus_client.multiprocess import MultiProcessCollector
 from prometheus_client.parser import text_string_to_metric_families
-from server import Server
+from server import HOST, POLL, TRANSPORT_ERRORS, Server
+from sse import EventStream
 
 pytestmark = pytest.mark.e2e
 
@@ -27,6 +30,7 @@ WRITES = "/api/v1/games/<uuid:game>/transactions"
 GAMES = 4
 SALARIES, PAYMENTS = 60, 40  # 100 writes
 POOR, MALFORMED = 3, 2  # 5 refusals: insufficient_funds, validation_error
+DEADLINE = 15.0  # seconds for a dead worker to leave the sums
 
 
 def samples(text: str) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:
@@ -136,3 +140,44 @@ def test_a_server_without_an_admin_token_has_no_metrics(tmp_path: Path, local_db
 
     assert answer.status == 404
     assert answer.body["code"] == "not_found"
+
+
+def streams_open(server: Server) -> float | None:
+    """``tablebank_event_streams_open`` as the worker that answers says it; None if the
+    request was lost (to a worker being killed)."""
+    try:
+        answer = server.call("GET", "/metrics", token=ADMIN_TOKEN)
+    except TRANSPORT_ERRORS:
+        return None
+    return value(samples(answer.body), "tablebank_event_streams_open")
+
+
+def test_the_streams_of_a_worker_that_died_leave_the_sum(
+    tmp_path: Path, local_db: str, admin_token_file: Path
+) -> None:
+    server = Server(
+        local_db,
+        tmp_path / "server.log",
+        "--workers",
+        "2",
+        "--admin-token-file",
+        str(admin_token_file),
+    )
+    with server:
+        game = server.call("POST", "/api/v1/games", NEW_GAME).body
+        stream = EventStream(HOST, server.port, game["id"], game["banker_token"])
+        (hello,) = [c for c in stream.opening(time.monotonic() + DEADLINE) if "following" in c]
+        worker = int(hello.rsplit(" ", 1)[-1])
+        opened = [streams_open(server) for _ in range(4)]  # whichever worker answers
+
+        try:
+            os.kill(worker, signal.SIGKILL)  # gunicorn starts another; child_exit forgets it
+            deadline = time.monotonic() + DEADLINE
+            while (now := streams_open(server)) != 0:
+                if time.monotonic() > deadline:
+                    pytest.fail(f"the dead worker's stream is still counted: {now}", pytrace=False)
+                time.sleep(POLL)
+        finally:
+            stream.close()
+
+    assert opened == [1, 1, 1, 1]
