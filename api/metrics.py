@@ -1,5 +1,6 @@
-"""What a server counts for Prometheus, and ``GET /metrics`` that shows it (API.md v1.3,
-"Operating a server"; docs/deploy.md, "Metrics" says what each means and what to alert on).
+"""What a server counts for Prometheus, and the text ``GET /metrics`` answers (its view is in
+``api.health``; API.md v1.3, "Operating a server"; docs/deploy.md, "Metrics" says what each
+means and what to alert on).
 
 - Only a server with an admin token counts anything (``Metrics``): ``/metrics`` answers that
   token alone (401 otherwise), and is a 404 where there is none. Without one the app holds
