@@ -4,7 +4,8 @@ Layers: views (``api.games``, ``api.transactions``, ``api.audit``, ``api.ruleset
 ``api.health``) parse with ``schemas``, call one ``TableBank`` method and return; ``api.auth``
 checks tokens before any view of a game (and the admin token, if any, before the list of
 games); ``api.limits`` counts the games each client address creates; ``api.offload`` runs an
-import's CPU work off the event loop; ``api.errors`` turns every failure into
+import's CPU work off the event loop; ``api.metrics`` counts requests, writes and refusals for
+Prometheus where the server has an admin token; ``api.errors`` turns every failure into
 ``application/problem+json``.
 """
 
@@ -25,6 +26,7 @@ from api import (
     fairplay,  # noqa: F401 - adds the fair-play audit to audit_blp
     heavy,
     logs,
+    metrics,
     stats,  # noqa: F401 - adds the statistics to audit_blp
 )
 from api.audit import audit_blp, import_blp
@@ -85,6 +87,9 @@ DEFAULTS: dict[str, Any] = {
     "TABLEBANK_POCKET_DIR": None,
     # Whether the app writes an access line per request (api.logs; tablebank serve in JSON).
     logs.ACCESS_LOG: False,
+    # Where the worker processes of tablebank serve keep their counts (api.metrics); None: in
+    # this process. Counted only where there is an admin token.
+    metrics.METRICS_DIR: None,
 }
 
 
@@ -95,7 +100,12 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.config.from_mapping(DEFAULTS, TABLEBANK_DB=os.environ.get("TABLEBANK_DB", DEFAULT_DB))
     app.config.from_mapping(config or {})
     app.json.sort_keys = False  # type: ignore[attr-defined]  # keep seat and board order
-    bank = TableBank(env=persistence_env(app.config["TABLEBANK_DB"]), gather=gather_writes)
+    counts = app.extensions[metrics.METRICS] = metrics.for_app(app.config)
+    bank = TableBank(
+        env=persistence_env(app.config["TABLEBANK_DB"]),
+        gather=gather_writes,
+        committed=counts.group_commit if counts.enabled else None,
+    )
     app.extensions[EXTENSION] = bank
     app.extensions[LIMITER] = game_limiter(int(app.config["TABLEBANK_GAMES_PER_MINUTE"]))
     app.extensions[IMPORT_BUDGET] = import_budget(int(app.config["TABLEBANK_IMPORT_MIB_PER_HOUR"]))
@@ -103,10 +113,12 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.extensions[heavy.HEAVY] = heavy.HeavyReads(
         int(app.config["TABLEBANK_READ_SLOTS"]),
         cache_bytes=int(app.config["TABLEBANK_READ_CACHE_BYTES"]),
+        waiting=counts.heavy_read_waiting if counts.enabled else None,
     )
     app.extensions[INTAKE] = Intake(int(app.config["TABLEBANK_BODIES_PER_ADDRESS"]))
     app.extensions[STREAMS] = StreamCaps(
-        per_address=int(app.config["TABLEBANK_STREAMS_PER_ADDRESS"])
+        per_address=int(app.config["TABLEBANK_STREAMS_PER_ADDRESS"]),
+        counted=counts.stream if counts.enabled else None,
     )
     hops = int(app.config["TABLEBANK_PROXY_HOPS"])
     if hops:
@@ -132,6 +144,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.before_request(logs.start_clock)
     app.before_request(read_the_body)
     app.after_request(logs.access_line)
+    app.after_request(metrics.count_request)
     app.after_request(give_request_id)
     app.after_request(no_store_with_a_token)
     app.after_request(no_sniffing)

@@ -39,13 +39,19 @@ def authorize_game() -> None:
 
 def authorize_admin() -> None:
     """Before the list of games: 401 unless the server has no admin token or the request
-    carries it (compared in constant time, as bytes: a header may hold any Latin-1)."""
+    carries it."""
     expected: str | None = current_app.config.get(ADMIN_TOKEN)
     if not expected or request.method not in ("GET", "HEAD"):
         return  # POST /games (a new game) needs no token; a HEAD is the GET's headers
-    given = bearer_token()
-    if given is None or not hmac.compare_digest(given.encode(), expected.encode()):
+    if not carries_token(expected):
         raise Unauthorized("the list of games needs the server's admin token")
+
+
+def carries_token(expected: str) -> bool:
+    """Whether the request's bearer token is ``expected`` (compared in constant time, as
+    bytes: a header may hold any Latin-1)."""
+    given = bearer_token()
+    return given is not None and hmac.compare_digest(given.encode(), expected.encode())
 
 
 def current_role() -> str:

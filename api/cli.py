@@ -61,6 +61,7 @@ from api.errors import field_errors
 from api.intake import BODIES_PER_ADDRESS
 from api.limits import STREAMS_PER_ADDRESS
 from api.logs import ACCESS_LOG, RequestFields
+from api.metrics import METRICS_DIR, MULTIPROCESS_ENV
 from api.offload import DEFAULT_SLOTS
 from api.version import VERSION
 from ledger.application import TableBank
@@ -223,6 +224,8 @@ class _Server(BaseApplication):  # type: ignore[misc]
         for key, value in self.options.items():
             self.cfg.set(key, value)
         self.cfg.set("worker_exit", self.close_bank)
+        if self.app_config.get(METRICS_DIR):
+            self.cfg.set("child_exit", self.forget_worker)
 
     def run(self) -> None:
         """Serve, once the store's layout is settled before any worker starts: an older one
@@ -255,6 +258,35 @@ class _Server(BaseApplication):  # type: ignore[misc]
             app.extensions.pop(EXTENSION).close()
             self.app = None
             gc.collect()
+
+    def forget_worker(self, _arbiter: Any, worker: Any) -> None:
+        """In the arbiter, once a worker has exited (gunicorn's ``child_exit``): its gauges (the
+        streams it had open, its reads waiting) leave the sums; its counters stay in them."""
+        from prometheus_client import multiprocess
+
+        multiprocess.mark_process_dead(worker.pid, self.app_config[METRICS_DIR])
+
+
+@contextlib.contextmanager
+def metrics_directory(wanted: bool) -> Iterator[str | None]:
+    """Where the workers of one server run keep their counts (``api.metrics``), where it has an
+    admin token: a new directory only this user may read (0700), empty when the workers start,
+    removed when the server stops; None where nothing is counted. prometheus_client, imported
+    by the workers, finds it in ``$PROMETHEUS_MULTIPROC_DIR``."""
+    if not wanted:
+        yield None
+        return
+    directory = tempfile.mkdtemp(prefix="tablebank-metrics-")  # mode 0700, empty
+    before = os.environ.get(MULTIPROCESS_ENV)
+    os.environ[MULTIPROCESS_ENV] = directory
+    try:
+        yield directory
+    finally:
+        shutil.rmtree(directory, ignore_errors=True)
+        if before is None:
+            os.environ.pop(MULTIPROCESS_ENV, None)
+        else:
+            os.environ[MULTIPROCESS_ENV] = before
 
 
 class CommandFailed(Exception):
@@ -320,7 +352,9 @@ def serve(args: argparse.Namespace) -> int:
         "TABLEBANK_POCKET_DIR": args.pocket_dir,
         ACCESS_LOG: args.log_format == "json",
     }
-    _Server(options, app_config).run()
+    with metrics_directory(admin_token is not None) as counts:
+        app_config[METRICS_DIR] = counts
+        _Server(options, app_config).run()
     return 0
 
 

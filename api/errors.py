@@ -16,6 +16,7 @@ from flask import Flask, Response, current_app
 from werkzeug.exceptions import HTTPException, UnprocessableEntity, default_exceptions
 from werkzeug.http import HTTP_STATUS_CODES
 
+from api.metrics import metrics
 from ledger.errors import LedgerError, ledger_codes
 from ledger.refusals import REFUSALS
 from ledger.store import store_unavailable
@@ -86,6 +87,7 @@ def problem(
         "code": code,
     }
     body.update((k, v) for k, v in extra.items() if k not in body)
+    metrics().refusal(code)
     return current_app.response_class(
         current_app.json.dumps(body) + "\n",
         status=status,
@@ -179,6 +181,7 @@ def storage_problem(error: PersistenceError) -> Response:
     ``Retry-After``: the write was rolled back whole, and sending it again (with its
     ``Idempotency-Key``) once the store is back records it once. Any other persistence error
     is a defect."""
+    metrics().store_error()
     if not store_unavailable(error):
         return unexpected_problem(error)
     current_app.logger.warning("the store is unavailable: %s", error)

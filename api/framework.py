@@ -417,7 +417,8 @@ class TableBankApi(flask_smorest.Api):
                 "type": "http",
                 "scheme": "bearer",
                 "description": "The server's admin token, on a server started with "
-                "`--admin-token-file`: the list of games answers it only (401 otherwise).",
+                "`--admin-token-file`: the list of games answers it only (401 otherwise), and "
+                "`/metrics` (401 otherwise; 404 on a server without one).",
             },
         )
         self.spec.components.security_scheme(

@@ -72,8 +72,14 @@ class HeavyReads:
     """Slots, a cache of answers, and gevent's native threads for reads of whole logs."""
 
     def __init__(
-        self, slots: int = DEFAULT_SLOTS, wait: float = WAIT_SECONDS, cache_bytes: int = CACHE_BYTES
+        self,
+        slots: int = DEFAULT_SLOTS,
+        wait: float = WAIT_SECONDS,
+        cache_bytes: int = CACHE_BYTES,
+        waiting: Callable[[int], None] | None = None,
     ) -> None:
+        """``waiting``: told each read that starts (1) and stops (-1) waiting for a slot, for a
+        server's metrics."""
         if slots < 1:
             raise ValueError(f"TABLEBANK_READ_SLOTS must be 1 or more, not {slots}")
         self.slots = slots
@@ -85,6 +91,7 @@ class HeavyReads:
         self._sending: Any = None  # gevent's semaphore of the places to send a long answer
         self._computing: dict[Hashable, Any] = {}  # key -> gevent AsyncResult of its body
         self.computed = 0  # answers computed (not taken from the cache): for the tests
+        self.waiting = waiting
 
     def answer(self, key: Hashable, prepare: Prepare, *, long: bool) -> Response:
         """The JSON answer under ``key`` (which names the game's version): from the cache,
@@ -158,6 +165,8 @@ class HeavyReads:
             self._idle = gevent.queue.Queue()
             for _ in range(self.slots):
                 self._idle.put(Child())
+        if self.waiting is not None:
+            self.waiting(1)
         try:
             child: Child = self._idle.get(timeout=self.wait)
         except gevent.queue.Empty:
@@ -166,6 +175,9 @@ class HeavyReads:
                 f"The server is busy with other long reads; try again in {seconds} s.",
                 retry_after=seconds,
             ) from None
+        finally:
+            if self.waiting is not None:
+                self.waiting(-1)
         return child
 
     def give_back(self, child: Child) -> None:

@@ -176,10 +176,13 @@ class StreamCaps:
         opens_per_token: int = STREAM_OPENS_PER_TOKEN,
         opens_per_address: int = STREAM_OPENS_PER_ADDRESS,
         clock: Callable[[], float] = time.monotonic,
+        counted: Callable[[int], None] | None = None,
     ) -> None:
+        """``counted``: told each stream opened (1) and closed (-1), for a server's metrics."""
         if min(per_token, per_game, per_address) < 1:
             raise ValueError("a cap of at least 1 open stream")
         self.caps = {"token": per_token, "game": per_game, "address": per_address}
+        self.counted = counted
         self._open: dict[tuple[str, str], int] = {}
         self._lock = threading.Lock()
         # How often streams are opened, besides how many are open.
@@ -214,6 +217,8 @@ class StreamCaps:
                     )
             for key in keys:
                 self._open[key] = self._open.get(key, 0) + 1
+        if self.counted is not None:
+            self.counted(1)
         closed = False
 
         def close() -> None:
@@ -228,6 +233,8 @@ class StreamCaps:
                         self._open[key] = left
                     else:
                         del self._open[key]
+            if self.counted is not None:
+                self.counted(-1)
 
         return close
 

@@ -16,6 +16,7 @@ from api.bank import tablebank
 from api.etags import add_game_etag, etag, not_modified, write_conditions
 from api.framework import Blueprint
 from api.heavy import heavy
+from api.metrics import metrics
 from api.queries import transaction_page
 from ledger.views import version_after
 from schemas.fields import MAX_SEQ
@@ -59,6 +60,8 @@ class Transactions(MethodView):
         txn, replayed = write(game, body, current_role(), **write_conditions(headers))
         if query["dry_run"] and not replayed:
             return txn, 200
+        if not replayed:
+            metrics().transaction(txn["type"])
         return txn, recorded_headers(game, txn["seq"], txn["hash"], replayed=replayed)
 
     @transactions_blp.arguments(TransactionQuerySchema, location="query", unknown=RAISE)

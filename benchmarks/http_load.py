@@ -17,6 +17,7 @@ import socket
 import statistics
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -331,3 +332,77 @@ def http_part(
         kept = replays_beside_a_writer(server.port, games[1], long_game, duration)
         out.update({f"kept_{key}": value for key, value in kept.items()})
     return out
+
+
+# (a) with metrics on and off: windows of each, in turns, this many times.
+METRICS_ROUNDS = 3
+# How often the server with metrics is scraped meanwhile: Prometheus's default is every 15 s.
+SCRAPE_SECONDS = 1.0
+ADMIN_TOKEN = "bench-admin-token-" + "0" * 24
+
+
+def metrics_on_and_off(
+    db: str, games: list[list[str]], *, duration: float, workers: int, warm_up: int = WARM_UP
+) -> dict[str, float]:
+    """(a) at ``len(games)`` tables on two servers side by side on one store: one without an
+    admin token, which counts nothing, and one with, which counts every request (``/metrics``)
+    and is scraped every ``SCRAPE_SECONDS`` meanwhile, as Prometheus would (more often). Their
+    windows take turns, ``METRICS_ROUNDS`` each, so that the machine's drift falls on both
+    alike; the server CPU per request of each, and their ratio (issue 31: at most 1.05)."""
+    runs: dict[str, list[dict[str, float]]] = {"off": [], "on": []}
+    scrapes = {"ok": 0, "failed": 0}
+    with tempfile.TemporaryDirectory(prefix="tablebank-bench-metrics-") as folder:
+        token_file = Path(folder) / "admin-token"
+        token_file.write_text(ADMIN_TOKEN + "\n")
+        token_file.chmod(0o600)
+        with (
+            serving(db, workers) as off,
+            serving(db, workers, None, "--admin-token-file", str(token_file)) as on,
+        ):
+            for _ in range(METRICS_ROUNDS):
+                runs["off"].append(load(off, games, duration, warm_up))
+                with scraping(on.port, scrapes):
+                    runs["on"].append(load(on, games, duration, warm_up))
+    out: dict[str, float] = {}
+    for side, windows in runs.items():
+        requests = sum(window["requests"] for window in windows)
+        cpu_ms = sum(window["server_cpu_ms"] * window["requests"] for window in windows)
+        out[f"metrics_{side}_server_cpu_ms"] = cpu_ms / max(requests, 1)
+        out[f"metrics_{side}_tps"] = statistics.mean(window["tps"] for window in windows)
+        out[f"metrics_{side}_p99_ms"] = max(window["p99_ms"] for window in windows)
+        out[f"metrics_{side}_requests"] = requests
+        out[f"metrics_{side}_errors"] = sum(window["errors"] for window in windows)
+    out["metrics_cpu_ratio"] = out["metrics_on_server_cpu_ms"] / out["metrics_off_server_cpu_ms"]
+    out["metrics_scrapes"] = scrapes["ok"]
+    out["metrics_scrapes_failed"] = scrapes["failed"]
+    return out
+
+
+@contextlib.contextmanager
+def scraping(port: int, counts: dict[str, int]) -> Iterator[None]:
+    """``GET /metrics`` with the admin token now and every ``SCRAPE_SECONDS`` until the block
+    ends; ``counts`` the scrapes answered 200 and the others."""
+    stop = threading.Event()
+
+    def scrape() -> None:
+        while True:
+            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+            try:
+                conn.request("GET", "/metrics", headers={"Authorization": f"Bearer {ADMIN_TOKEN}"})
+                response = conn.getresponse()
+                response.read()
+                counts["ok" if response.status == 200 else "failed"] += 1
+            except (OSError, http.client.HTTPException):
+                counts["failed"] += 1
+            finally:
+                conn.close()
+            if stop.wait(SCRAPE_SECONDS):
+                return
+
+    thread = threading.Thread(target=scrape)
+    thread.start()
+    try:
+        yield
+    finally:
+        stop.set()
+        thread.join()

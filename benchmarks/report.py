@@ -69,6 +69,20 @@ ROWS = (
         at_most=1.0,
     ),
     Row("http16_client_cpu_ms", "(a) HTTP, 16 tables: client CPU ms per request", ".2f"),
+    # --metrics: (a) at 16 tables with metrics off and on, side by side (n/a without it).
+    Row("metrics_off_server_cpu_ms", "(a) metrics off: server CPU ms per request", ".3f"),
+    Row(
+        "metrics_on_server_cpu_ms",
+        "(a) metrics on, scraped every second: server CPU ms per request",
+        ".3f",
+    ),
+    Row("metrics_cpu_ratio", "(a) metrics on ÷ off: server CPU per request", ".3f", at_most=1.05),
+    Row(
+        "metrics_errors",
+        "(a) metrics on and off: answers other than 201, scrapes failed",
+        ".0f",
+        at_most=0,
+    ),
     Row("http16_over_raw", "(a)/(b) HTTP 16 tables ÷ raw append rate", ".2f", at_least=0.5),
     Row("http_errors", "(a) HTTP answers other than 201", ".0f", at_most=0),
     Row("raw_append_tps", "(b) raw eventsourcing append: events/s", ",.0f"),
@@ -163,6 +177,9 @@ def figure(row: Row, results: dict[str, Any]) -> float | None:
     if row.key == "http_errors" and "http1_errors" in results:
         value = results["http1_errors"] + results["http16_errors"]
         value += results.get("http_latency_errors", 0)
+    if row.key == "metrics_errors" and "metrics_on_errors" in results:
+        value = results["metrics_on_errors"] + results["metrics_off_errors"]
+        value += results["metrics_scrapes_failed"]
     if row.key == "replay_errors" and "replays_failed" in results:
         value = results["replays_failed"] + results["replay_writer_errors"]
     if row.key == "kept_replay_errors" and "kept_replays_failed" in results:

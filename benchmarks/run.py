@@ -22,6 +22,9 @@ schema dropped at the end):
   again and again, on a server that keeps no answer (``--read-cache-mib 0``), for as long as
   (a)'s windows; then the same on a server with its default cache, which sends every replay
   but the first from memory (issue 31: that was 2 GB a second, and a write's p50 115 ms).
+- with ``--metrics``, (a) at 16 tables on two servers side by side, one with an admin token
+  (counting for ``/metrics``, scraped every second) and one without, their windows in turns:
+  the server CPU per request of each and their ratio (issue 31: at most 1.05).
 
 It prints the results as a Markdown table (the one in ``docs/performance.md``) and writes
 them, with a description of the machine, to ``benchmarks/results/latest.json``.
@@ -46,7 +49,7 @@ from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from benchmarks import machine, report
-from benchmarks.http_load import ROOT, WARM_UP, http_part
+from benchmarks.http_load import ROOT, WARM_UP, http_part, metrics_on_and_off
 from benchmarks.workload import long_game_document
 
 # The URL the tests use (tests/stores.py; what .ci/run creates).
@@ -139,6 +142,18 @@ def run_store(store: str, document: Path, args: argparse.Namespace) -> dict[str,
             )
         )
         print(f"{store}: over HTTP {time.perf_counter() - started:.1f} s", flush=True)
+        if args.metrics:
+            started = time.perf_counter()
+            results.update(
+                metrics_on_and_off(
+                    db,
+                    games,
+                    duration=args.duration,
+                    workers=args.workers,
+                    warm_up=1 if args.quick else WARM_UP,
+                )
+            )
+            print(f"{store}: metrics on and off {time.perf_counter() - started:.1f} s", flush=True)
         if store == "postgres":
             from benchmarks.scaleout import scaleout_part  # psycopg: the postgres extra
 
@@ -171,6 +186,11 @@ def parser() -> argparse.ArgumentParser:
     ap.add_argument("--samples", type=int, help="latency samples (default 300; quick 10)")
     ap.add_argument("--workers", type=int, default=2, help="server worker processes")
     ap.add_argument("--sqlite-dir", help="folder for the SQLite file (default: the temp dir)")
+    ap.add_argument(
+        "--metrics",
+        action="store_true",
+        help="also (a) at 16 tables with metrics on and off, side by side (issue 31)",
+    )
     ap.add_argument(
         "--json",
         type=Path,
@@ -206,6 +226,7 @@ def main(argv: list[str] | None = None) -> int:
             "workers": args.workers,
             "server": "gevent",
             "tables": TABLES,
+            "metrics": args.metrics,
         },
         "stores": {},
     }

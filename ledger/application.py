@@ -79,10 +79,14 @@ class TableBank:
     """The bank of every table this server holds."""
 
     def __init__(
-        self, env: dict[str, str] | None = None, gather: Callable[[], None] | None = None
+        self,
+        env: dict[str, str] | None = None,
+        gather: Callable[[], None] | None = None,
+        committed: Callable[[int], None] | None = None,
     ) -> None:
         """``env``: the store (``ledger.store.persistence_env``); ``gather``: what a group
-        commit's leader waits for before it commits (``ledger.commit``), none by default."""
+        commit's leader waits for before it commits, ``committed``: what it tells the size of
+        each commit (``ledger.commit``), none by default."""
         self.storage = Storage(env)
         # The store's layout, as this release reads it (an older one upgraded once; a newer
         # one refused: NewerStore).
@@ -98,7 +102,7 @@ class TableBank:
         self.purged = PurgedGames(purged_log)
         self.reading = Reading(self.storage)
         self.tokens = Tokens(self.storage, self.purged.holds)
-        self.writing = Writing(self.storage, self.reading, status_log, gather)
+        self.writing = Writing(self.storage, self.reading, status_log, gather, committed)
         self.setup = SetUp(self.storage, self.tokens, games_log, status_log)
         self.exchange = Exchange(self.storage, self.reading, self.setup)
         self.purging = Purging(self.storage, self.setup, purged_log)

@@ -80,9 +80,18 @@ class _Write:
 class GroupCommit:
     """Saves the writes of an application, several at a time when they arrive together."""
 
-    def __init__(self, app: Application[Any], gather: Callable[[], None] | None = None) -> None:
+    def __init__(
+        self,
+        app: Application[Any],
+        gather: Callable[[], None] | None = None,
+        committed: Callable[[int], None] | None = None,
+    ) -> None:
+        """``gather``: what a leader waits for before it takes the writes waiting;
+        ``committed``: told the number of writes each store transaction saved, once it has
+        (a server's metrics)."""
         self.app = app
         self.gather: Callable[[], None] = gather or _no_gathering
+        self.committed = committed
         self._ready = threading.Condition(threading.Lock())
         self._waiting: list[_Write] = []
         self._leading = False
@@ -125,6 +134,8 @@ class GroupCommit:
             apart, together = self._apart(batch)
             if len(together) < 2 or not self._record_together(together):
                 apart = batch  # alone, or after a failed commit of several: all apart
+            elif self.committed is not None:
+                self.committed(len(together))
             for write in apart:  # each to its own fate
                 try:
                     self._record(write.processing)
@@ -133,6 +144,9 @@ class GroupCommit:
                     if store_unavailable(error):  # not a clash with another writer
                         for game in write.processing.aggregates:
                             self._quarantine[game] = time.monotonic() + QUARANTINE_SECONDS
+                else:
+                    if self.committed is not None:
+                        self.committed(1)
             # Snapshots are taken after the commit, as ``Application.save`` takes them; what
             # goes wrong there is the write's own (its events are saved).
             for write in batch:

@@ -88,11 +88,12 @@ class Writing:
         reading: Reading,
         status_log: EventSourcedLog[Any],
         gather: Callable[[], None] | None = None,
+        committed: Callable[[int], None] | None = None,
     ) -> None:
         self._storage = storage
         self._reading = reading
         self._status_log = status_log
-        self.group_commit = GroupCommit(storage, gather)
+        self.group_commit = GroupCommit(storage, gather, committed)
         # Per game being written in this process: its lock and how many writers hold or wait
         # for it. A game's entry goes with its last writer, so the table holds only the games
         # being written now.

@@ -4,7 +4,8 @@ A smoke run (``--quick``, a tiny long game): its figures mean nothing on a share
 none is checked against a target; what is checked is that every row of the table has a
 figure for the store (but for (f), scale-out, PostgreSQL's alone: n/a on SQLite), that the
 results file holds them with the machine it ran on, and that no HTTP request of the load
-failed, nor any of (f)'s, whose one shared game lost no update.
+failed, nor any of (f)'s, whose one shared game lost no update, nor any of (a)'s with metrics on
+and off (``--metrics``), whose server with metrics answered its scrapes.
 """
 
 from __future__ import annotations
@@ -36,7 +37,7 @@ def test_quick_run_reports_every_row(store: Store, tmp_path: Path) -> None:
         )
     command = [sys.executable, "-m", "benchmarks", "--quick", "--stores", kind]
     command += ["--transactions", "40", "--samples", "5", "--duration", "0.2"]
-    command += ["--workers", "1", "--sqlite-dir", str(tmp_path)]
+    command += ["--workers", "1", "--sqlite-dir", str(tmp_path), "--metrics"]
     command += ["--json", str(results)]
     done = subprocess.run(
         command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=120, check=False
@@ -45,7 +46,13 @@ def test_quick_run_reports_every_row(store: Store, tmp_path: Path) -> None:
 
     doc = json.loads(results.read_text(encoding="utf-8"))
     figures = doc["stores"][kind]
-    derived = ("http_errors", "scaleout_errors", "replay_errors", "kept_replay_errors")
+    derived = (  # from other keys
+        "http_errors",
+        "scaleout_errors",
+        "replay_errors",
+        "kept_replay_errors",
+        "metrics_errors",
+    )
     measured = [row for row in ROWS if kind == "postgres" or not row.key.startswith(SCALEOUT)]
     missing = [row.key for row in measured if row.key not in derived and row.key not in figures]
     assert missing == []
@@ -53,6 +60,10 @@ def test_quick_run_reports_every_row(store: Store, tmp_path: Path) -> None:
     assert figures["http1_errors"] == figures["http16_errors"] == 0
     assert figures["http_latency_errors"] == 0
     assert figures["http1_requests"] > 0 and figures["http16_requests"] > 0
+    # --metrics: (a) on a server counting and scraped, and on one not, both answered.
+    assert figures["metrics_on_requests"] > 0 and figures["metrics_off_requests"] > 0
+    assert figures["metrics_on_errors"] == figures["metrics_off_errors"] == 0
+    assert figures["metrics_scrapes"] > 0 and figures["metrics_scrapes_failed"] == 0
     for key in ("cores", "cpu", "python", "sqlite", "eventsourcing"):
         assert doc["machine"][key], key
     if kind == "postgres":

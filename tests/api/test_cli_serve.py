@@ -91,6 +91,7 @@ def test_serve_on_every_interface_tells_the_console_the_lan_address(
         "TABLEBANK_READ_CACHE_BYTES": 64 * 1024 * 1024,
         "TABLEBANK_POCKET_DIR": None,  # dist/pocket of the checkout (api.pocket_files)
         "TABLEBANK_ACCESS_LOG": False,  # gunicorn's access lines, in text
+        "TABLEBANK_METRICS_DIR": None,  # no admin token: nothing counted
     }
 
 

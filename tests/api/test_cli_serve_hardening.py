@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import logging
 import os
+import stat
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -100,6 +102,47 @@ def test_serve_reads_the_admin_token_from_its_file(started, tmp_path):
     assert serve(tmp_path / "new.sqlite", "--admin-token-file", str(token_file)) == 0
 
     assert started[0]["config"]["TABLEBANK_ADMIN_TOKEN"] == TOKEN
+
+
+def test_with_an_admin_token_the_workers_count_in_a_private_directory_of_the_run(
+    tmp_path, monkeypatch
+):
+    # api.metrics: prometheus_client's multiprocess mode, in a directory made for this run
+    # (0700, empty) before any worker starts, its gauges of a dead worker dropped by
+    # child_exit, the directory removed when the server stops.
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    monkeypatch.delenv("PROMETHEUS_MULTIPROC_DIR", raising=False)
+    monkeypatch.setattr(netaddr, "lan_address", lambda: None)
+    seen: dict[str, Any] = {}
+
+    def run(self: cli._Server) -> None:
+        directory = Path(self.app_config["TABLEBANK_METRICS_DIR"])
+        seen.update(
+            directory=directory,
+            mode=stat.S_IMODE(directory.stat().st_mode),
+            files=list(directory.iterdir()),
+            env=os.environ.get("PROMETHEUS_MULTIPROC_DIR"),
+            child_exit=self.cfg.child_exit,
+        )
+
+    monkeypatch.setattr(cli._Server, "run", run)
+    token_file = file_with(tmp_path / "admin-token", TOKEN + "\n", 0o600)
+
+    assert serve(tmp_path / "new.sqlite", "--admin-token-file", str(token_file)) == 0
+
+    assert seen["directory"].parent == tmp_path
+    assert seen["directory"].name.startswith("tablebank-metrics-")
+    assert (seen["mode"], seen["files"]) == (0o700, [])
+    assert seen["env"] == str(seen["directory"])
+    assert seen["child_exit"].__name__ == "forget_worker"
+    assert not seen["directory"].exists()
+    assert "PROMETHEUS_MULTIPROC_DIR" not in os.environ
+
+
+def test_without_an_admin_token_nothing_is_counted_and_no_directory_made(started, tmp_path):
+    serve(tmp_path / "new.sqlite")
+
+    assert started[0]["config"]["TABLEBANK_METRICS_DIR"] is None
 
 
 def test_serve_refuses_a_missing_admin_token_file(started, tmp_path, capsys):

@@ -165,6 +165,32 @@ def test_a_read_that_finds_every_slot_taken_past_its_wait_is_refused_busy():
     reads.give_back(reads.take_slot())  # free again: taken at once
 
 
+def test_a_read_waiting_for_a_slot_is_counted_while_it_waits():
+    # What /metrics shows as tablebank_heavy_reads_waiting: the holder sees the other read
+    # waiting; once it has the slot, and once a third is refused, nobody is counted.
+    told: list[int] = []
+    reads = HeavyReads(slots=1, wait=0.2, cache_bytes=0, waiting=told.append)
+    seen = []
+
+    def holder():
+        child = reads.take_slot()
+        gevent.sleep(0.1)
+        seen.append(sum(told))
+        reads.give_back(child)
+
+    def waiter():
+        gevent.sleep(0.01)
+        reads.give_back(reads.take_slot())
+
+    gevent.joinall([gevent.spawn(holder), gevent.spawn(waiter)], raise_error=True)
+    assert (seen, sum(told)) == ([1], 0)
+    child = reads.take_slot()
+    with pytest.raises(Busy):
+        reads.take_slot()
+    reads.give_back(child)
+    assert sum(told) == 0
+
+
 @pytest.mark.parametrize("query", ["?after=99", "?after=99&type=rent"])
 def test_a_page_after_the_last_seq_is_empty(evening, query):
     response = evening.get("/transactions" + query)

@@ -93,6 +93,32 @@ def test_writes_of_several_games_that_arrive_together_share_one_commit(bank: Tab
         assert [t["seq"] for t in bank.transactions(game_id)] == [1, 2, 3, 4]
 
 
+def test_each_commit_tells_how_many_writes_it_saved(store_env: dict[str, str]) -> None:
+    # What a server's metrics count (tablebank_group_commit_size): 4 writes in one commit, then
+    # a write alone; a refusal saves nothing and is not told.
+    sizes: list[int] = []
+    bank = TableBank(env=store_env, committed=sizes.append)
+    try:
+        games = [new_game(bank, f"g{n}") for n in range(4)]
+        group = bank.writing.group_commit
+
+        def gather() -> None:
+            for _ in range(1000):
+                if waiting(group) == len(games):
+                    break
+                threading.Event().wait(0.005)
+
+        group.gather = gather
+        record_at_once(bank, games)
+        group.gather = lambda: None
+        bank.record(games[0], PAY)
+        with pytest.raises(LedgerError):
+            bank.record(games[0], {**PAY, "amount": 1_000_000})
+    finally:
+        bank.close()
+    assert sizes == [4, 1]
+
+
 def test_a_write_that_clashes_with_another_process_fails_alone_and_is_retried(
     bank: TableBank, store_env: dict[str, str]
 ) -> None:
@@ -181,6 +207,8 @@ def test_a_store_error_in_a_commit_of_several_reaches_only_its_own_write(
             threading.Event().wait(0.005)
 
     group.gather = gather
+    told: list[int] = []
+    group.committed = told.append
     outcomes: list[Any] = [None] * 3
 
     def write(n: int) -> None:
@@ -195,6 +223,7 @@ def test_a_store_error_in_a_commit_of_several_reaches_only_its_own_write(
     for thread in threads:
         thread.join(timeout=30)
     assert outcomes == [SET_UP + 1, "the disk went away", SET_UP + 1]
+    assert told == [1, 1]  # the two saved, each alone; nothing of the failed commit
     monkeypatch.undo()
     assert cash(bank, games[0]) == (1400, 1600)
     assert cash(bank, games[2]) == (1400, 1600)
