@@ -67,10 +67,12 @@ class Games(MethodView):
     @games_blp.alt_response(401, description="The server has an admin token; this is not it.")
     @games_blp.doc(operationId="list_games")
     def get(self, query: dict[str, Any]) -> Any:
-        """The games this server holds, a page at a time: never their money or tokens.
+        """The games this server holds, a page at a time, with their last activity: never
+        their money or tokens; ``status`` and ``idle_days`` filter them.
 
         A server started with an admin token answers that token only."""
-        return game_page(tablebank().list_games(), **query)
+        after, limit = query.pop("after", None) or 0, query.pop("limit")
+        return game_page(tablebank().listed_games(after, **query), limit)
 
 
 @game_blp.route("")

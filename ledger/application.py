@@ -133,6 +133,7 @@ class TableBank:
     # -- set-up -------------------------------------------------------------------------------
     create_game = Part("setup", SetUp.create_game)
     list_games = Part("setup", SetUp.list_games)
+    listed_games = Part("setup", SetUp.listed_games)
     # -- exchange -----------------------------------------------------------------------------
     export = Part("exchange", Exchange.export)
     export_job = Part("exchange", Exchange.export_job)

@@ -87,6 +87,8 @@ class AsOfQuerySchema(Schema):
 
 # What a game's status is: played, or ended (by finish, its clock, or its bankruptcies).
 GAME_STATUSES = ("active", "finished")
+# The longest idleness the list of games is asked about: a hundred years.
+MAX_IDLE_DAYS = 36_500
 
 
 @answer("shares", "policies", "tax_exempt")
@@ -209,6 +211,9 @@ class GameSummarySchema(Schema):
     ruleset = fields.String()
     status = fields.String(validate=validate.OneOf(GAME_STATUSES))
     created = fields.String()
+    last_activity = fields.String(metadata={"description": "the time of its last transaction"})
+    transactions = fields.Integer(metadata={"description": "how many transactions it has"})
+    players = fields.Integer(metadata={"description": "how many players it seats"})
 
 
 @answer()
@@ -223,6 +228,13 @@ class GameListSchema(Schema):
 class GameListQuerySchema(Schema):
     after = Cursor(metadata={"description": "a cursor: the `next` of the previous page"})
     limit = fields.Integer(load_default=100, validate=validate.Range(min=1, max=1000))
+    status = fields.String(
+        validate=validate.OneOf(GAME_STATUSES), metadata={"description": "only games in it"}
+    )
+    idle_days = fields.Integer(
+        validate=validate.Range(min=0, max=MAX_IDLE_DAYS),
+        metadata={"description": "only games with no transaction for so many days"},
+    )
 
 
 @answer()
