@@ -149,3 +149,91 @@ def test_the_list_needs_the_admin_token(client):
     created(client)
 
     assert client.get("/api/v1/games").status_code == 401
+
+
+# -- the admin closes an abandoned game ---------------------------------------------------------
+
+
+def test_the_admin_finishes_any_game_and_the_record_says_by_admin(client):
+    game = created(client)
+
+    response = record(client, game, {"type": "finish"}, ADMIN_TOKEN)
+
+    assert response.status_code == 201, response.json
+    assert response.json["type"] == "finish"
+    banker = {"Authorization": f"Bearer {game['banker_token']}"}
+    [last] = client.get(f"/api/v1/games/{game['id']}/transactions?after=3", headers=banker).json[
+        "items"
+    ]
+    assert last["by"] == "admin"
+    assert client.get(f"/api/v1/games/{game['id']}", headers=ADMIN).json["status"] == "finished"
+    assert [line["status"] for line in listed(client)["items"]] == ["finished"]
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"type": "payment", "from": "p1", "to": "bank", "amount": 1},
+        {"type": "salary", "player": "p1"},
+        {"type": "turn", "player": "p2"},
+    ],
+)
+def test_the_admin_records_nothing_but_finish(client, body):
+    game = created(client)
+
+    response = record(client, game, body, ADMIN_TOKEN)
+
+    assert response.status_code == 403
+    assert response.content_type == "application/problem+json"
+    assert response.json["code"] == "forbidden"
+    assert client.get(f"/api/v1/games/{game['id']}", headers=ADMIN).json["last_seq"] == 3
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "",
+        "/transactions",
+        "/transactions/1",
+        "/moves",
+        "/ruleset",
+        "/replay",
+        "/verify",
+        "/export",
+        "/stats",
+        "/fairplay",
+        "/accounts/p1/statement",
+        "/players/p1/liquidation",
+    ],
+)
+def test_the_admin_reads_any_game(client, path):
+    game = created(client)
+
+    response = client.get(f"/api/v1/games/{game['id']}{path}", headers=ADMIN)
+
+    assert response.status_code == 200, response.json
+
+
+def test_the_admin_is_offered_finish_alone(client):
+    game = created(client)
+
+    moves = client.get(f"/api/v1/games/{game['id']}/moves", headers=ADMIN).json["moves"]
+
+    assert [move["type"] for move in moves] == ["finish"]
+
+
+def test_the_admin_token_finds_no_game_the_server_does_not_hold(client):
+    response = client.get("/api/v1/games/00000000-0000-4000-8000-000000000000", headers=ADMIN)
+
+    assert response.status_code == 404
+
+
+def test_a_game_the_admin_finished_exports_and_imports_again(client):
+    game = created(client)
+    assert record(client, game, {"type": "finish"}, ADMIN_TOKEN).status_code == 201
+    document = client.get(f"/api/v1/games/{game['id']}/export", headers=ADMIN).json
+
+    again = client.post("/api/v1/games/import", json=document)
+
+    assert again.status_code == 201, again.json
+    assert again.json["status"] == "finished"
