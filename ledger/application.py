@@ -125,6 +125,8 @@ class TableBank:
     store_answers = Part("storage", Storage.answers)
     # -- access -------------------------------------------------------------------------------
     authenticate = Part("tokens", Tokens.authenticate)
+    token_watch = Part("tokens", Tokens.watch)
+    replace_token = Part("tokens", Tokens.replace_token)
     # -- writing ------------------------------------------------------------------------------
     record = Part("writing", Writing.record)
     record_request = Part("writing", Writing.record_request)

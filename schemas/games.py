@@ -205,6 +205,15 @@ class CreatedGameSchema(GameSchema):
 
 
 @answer()
+class NewTokenSchema(Schema):
+    role = fields.String(metadata={"description": "'banker' or the player's id"})
+    token = fields.String(metadata={"description": "shown once; the role's token before it ends"})
+    link = fields.String(
+        metadata={"description": "the page this token opens: the player's, or the banker's console"}
+    )
+
+
+@answer()
 class GameSummarySchema(Schema):
     id = fields.String()
     name = fields.String()
