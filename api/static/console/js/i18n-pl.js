@@ -169,7 +169,7 @@ export const pl = {
   e_disputes_open: 'Są jeszcze otwarte spory',
   type: 'Rodzaj', account: 'Konto', deed: 'Nieruchomość', n_transactions: 'transakcje: {n}', statement: 'Wyciąg',
   statement_of: 'Wyciąg:', balance: 'saldo', balance_col: 'Saldo', what: 'Co', no_postings: 'Pieniądze jeszcze się nie ruszyły.',
-  recorded_by: 'Kto zapisał:', banker: 'bankier', voided_by: 'Unieważniona przez nr {seq}', voided: 'unieważniona', postings: 'Pieniądze',
+  recorded_by: 'Kto zapisał:', banker: 'bankier', server_admin: 'administrator serwera', voided_by: 'Unieważniona przez nr {seq}', voided: 'unieważniona', postings: 'Pieniądze',
   no_money_moved: 'Pieniądze się nie ruszyły.', no_money_moves: 'Pieniądze się nie ruszają.', changes: 'Co jeszcze się zmieniło', basis: 'Podstawa', hash: 'Skrót', table_as_of: 'Stół po nr {seq}',
   quote_name: 'Imię: {from} → {to}.', quote_name_back: 'Wraca dawne imię: {from} → {to}.',
   verify_log: 'Sprawdź dziennik', verify_hint: 'Przelicza łańcuch skrótów wszystkich transakcji.', verify: 'Sprawdź',

@@ -169,7 +169,7 @@ export const ru = {
   e_disputes_open: 'Есть открытые споры',
   type: 'Тип', account: 'Счёт', deed: 'Участок', n_transactions: 'транзакций: {n}', statement: 'Выписка',
   statement_of: 'Выписка:', balance: 'баланс', balance_col: 'Баланс', what: 'Что', no_postings: 'Деньги ещё не двигались.',
-  recorded_by: 'Кто записал:', banker: 'банкир', voided_by: 'Аннулирована №{seq}', voided: 'аннулирована', postings: 'Деньги',
+  recorded_by: 'Кто записал:', banker: 'банкир', server_admin: 'администратор сервера', voided_by: 'Аннулирована №{seq}', voided: 'аннулирована', postings: 'Деньги',
   no_money_moved: 'Деньги не двигались.', no_money_moves: 'Деньги не двигаются.', changes: 'Что ещё изменилось', basis: 'Основание', hash: 'Хеш', table_as_of: 'Стол на №{seq}',
   quote_name: 'Имя: {from} → {to}.', quote_name_back: 'Имя станет прежним: {from} → {to}.',
   verify_log: 'Проверить журнал', verify_hint: 'Пересчитывает цепочку хешей всех транзакций.', verify: 'Проверить',

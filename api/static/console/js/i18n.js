@@ -183,7 +183,7 @@ export const en = {
   // history
   type: 'Type', account: 'Account', deed: 'Deed', n_transactions: '{n} transactions', statement: 'Statement',
   statement_of: 'Statement of', balance: 'balance', balance_col: 'Balance', what: 'What', no_postings: 'No money moved yet.',
-  recorded_by: 'Recorded by', banker: 'the banker', voided_by: 'Voided by #{seq}', voided: 'voided', postings: 'Money',
+  recorded_by: 'Recorded by', banker: 'the banker', server_admin: 'the server’s admin', voided_by: 'Voided by #{seq}', voided: 'voided', postings: 'Money',
   no_money_moved: 'No money moved.', no_money_moves: 'No money moves.', changes: 'What else moved', basis: 'Basis', hash: 'Hash', table_as_of: 'Table as of #{seq}',
   quote_name: 'Name: {from} → {to}.', quote_name_back: 'The name goes back: {from} → {to}.',
   verify_log: 'Check the log', verify_hint: 'Recomputes the hash chain of every transaction.', verify: 'Check',
