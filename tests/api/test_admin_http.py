@@ -237,3 +237,19 @@ def test_a_game_the_admin_finished_exports_and_imports_again(client):
 
     assert again.status_code == 201, again.json
     assert again.json["status"] == "finished"
+
+
+def test_the_list_reads_no_whole_game(app, client, monkeypatch):
+    """Each game's activity comes from its last event alone, never from loading the game."""
+    for n in range(3):
+        created(client, name=f"Table {n}")
+    bank = app.extensions[EXTENSION]
+
+    def no_loading(*_: Any, **__: Any) -> Any:
+        raise AssertionError("the list loaded a game")
+
+    monkeypatch.setattr(bank.storage, "load_game", no_loading)
+    monkeypatch.setattr(bank.storage.repository, "get", no_loading)
+    lines = listed(client, "?idle_days=0")["items"]
+
+    assert [line["transactions"] for line in lines] == [3, 3, 3]
