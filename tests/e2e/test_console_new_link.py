@@ -144,3 +144,26 @@ def test_screens_of_a_new_link_at_phone_and_laptop_sizes(
         # Nothing wider than the screen.
         for page in (banker, phone):
             assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
+
+
+def test_another_device_on_the_old_banker_link_says_it_was_replaced(
+    browser: Browser, server: Server, request: pytest.FixtureRequest
+) -> None:
+    game = new_game(server, "classic", ["Ann", "Bob"])
+    other = new_page(browser, request)
+    hold(other, server, game)
+    other.goto(f"{server.base}/#/g/{game['id']}")
+    expect(other.get_by_test_id("cash-p1")).to_be_visible()
+    banker = new_page(browser, request)
+    open_links(banker, server, game)
+    banker.get_by_text(words(banker, "banker_link"), exact=True).click()
+
+    new_link(banker, "new-banker-link")
+
+    replaced = other.get_by_test_id("banker-link-replaced")
+    expect(replaced).to_be_visible(timeout=WAIT_MS)
+    expect(replaced.locator("h1")).to_have_text(words(other, "link_replaced_title"))
+    # This device, with the new token, is not told so: it goes on.
+    banker.goto(f"{server.base}/#/g/{game['id']}")
+    expect(banker.get_by_test_id("cash-p1")).to_be_visible()
+    expect(banker.get_by_test_id("banker-link-replaced")).to_have_count(0)

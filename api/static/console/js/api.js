@@ -48,7 +48,8 @@ const reached = (up) => reachability.dispatchEvent(new Event(up ? 'up' : 'down')
 
 /**
  * The page's token was replaced (the banker made a new link for its role: a 401 with
- * `replaced`): a `replaced` event, from any request or the event stream (live.js).
+ * `replaced`): a `replaced` event, from any request or the event stream (live.js), its
+ * `detail.token` the token that was refused.
  */
 export const access = new EventTarget();
 
@@ -103,7 +104,9 @@ export class Api {
       }
       if (response.status === 304) return {data: null, etag: response.headers.get('ETag'), status: 304};
       if (!response.ok) {
-        if (replacedToken(response.status, data)) access.dispatchEvent(new Event('replaced'));
+        if (replacedToken(response.status, data)) {
+          access.dispatchEvent(new CustomEvent('replaced', {detail: {token: this.token}}));
+        }
         const problem = new Problem(response.status, data);
         problem.retryAfter = Number(response.headers.get('Retry-After')) || null;
         throw problem;

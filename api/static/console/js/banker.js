@@ -4,7 +4,7 @@
 // logs but the API calls themselves.
 
 import {h, replace, modal, field, select, numberInput, toast, scrollToTop} from './dom.js';
-import {Api, Problem, newKey, qrUrl, unreachable} from './api.js';
+import {Api, Problem, access, newKey, qrUrl, unreachable} from './api.js';
 import {t, lang, langSwitch, onLangChange, rulesetTitle, setDocumentLang, money, currencyLabel, date, plural} from './i18n.js';
 import {Board, groupClass} from './rules.js';
 import {quote, netFor} from './quote.js';
@@ -581,6 +581,24 @@ function follow(ctx) {
   connection.follow(live);
   live.start();
 }
+
+/**
+ * The banker link of the game on screen was replaced on another device (a 401 `replaced` for
+ * the token this device keeps, from a request or the stream): this page stops following the
+ * game and says so, instead of an error. A token this page has replaced itself is not it.
+ */
+function bankerLinkReplaced(event) {
+  const saved = current && store.game(current.id);
+  if (!saved || (event.detail && event.detail.token !== saved.banker)) return;
+  unfollow();
+  current = null;
+  replace(main, h('section', {class: 'card', dataset: {testid: 'banker-link-replaced'}},
+    h('h1', {}, t('link_replaced_title')),
+    h('p', {}, t('banker_link_replaced_text', {name: saved.name || saved.id})),
+    h('a', {href: '#/'}, t('back_home'))));
+}
+
+access.addEventListener('replaced', bankerLinkReplaced);
 
 function unfollow() {
   if (live) live.stop();

@@ -75,6 +75,7 @@ export const pl = {
   new_banker_link_text: 'Na zgubione lub wspólne urządzenie: stary link bankiera od razu przestanie działać wszędzie. To urządzenie działa dalej z nowym; skopiuj go na swoje inne urządzenia.',
   link_replaced_title: 'Ten link został zastąpiony',
   link_replaced_text: 'Bankier utworzył nowy link dla tego miejsca, więc ten już nie otwiera gry. Poproś bankiera o nowy link lub kod QR.',
+  banker_link_replaced_text: 'Na innym urządzeniu utworzono nowy link bankiera do gry „{name}”, więc to urządzenie już jej nie otwiera. Otwórz tu nowy link bankiera, by grać dalej.',
   players_links: 'Linki graczy', links_intro: 'Każdy gracz skanuje swój kod (albo otwiera swój link), by śledzić własne pieniądze. Link jest kluczem gracza: daj go tylko jemu.',
   pocket_no_links: 'Ta gra jest zapisana na tym urządzeniu: gracze nie mają linków, a ich telefony nie śledzą stołu. Aby dać graczom linki, przenieś grę na serwer tablebank.', move_to_server: 'Przenieś na serwer', move_to_server_hint: 'Pobierz plik gry poniżej i otwórz go na ekranie startowym konsoli serwera: gra toczy się tam dalej, z linkami dla graczy. Ta kopia zostaje tutaj bez zmian.',
   move_here: 'Przenieś na ten serwer', moving: 'Przenoszenie gry…', move_failed: 'Serwer nie odpowiedział: gra zostaje tutaj. Spróbuj ponownie albo użyj pliku.', moved_notice: 'Przeniesiono na serwer: gra toczy się tam dalej, a ta kopia zostaje tutaj bez zmian.', open_on_server: 'Otwórz na serwerze', moved_badge: 'przeniesiona na serwer',

@@ -84,6 +84,7 @@ export const en = {
   new_banker_link_text: 'For a lost or shared device: the old banker link stops working at once, everywhere. This device keeps working with the new one; copy it to your other devices.',
   link_replaced_title: 'This link was replaced',
   link_replaced_text: 'The banker made a new link for this seat, so this one no longer opens the game. Ask the banker for the new link or QR code.',
+  banker_link_replaced_text: 'A new banker link for “{name}” was made on another device, so this device no longer opens the game. Open the new banker link here to go on.',
   players_links: 'Players’ links', links_intro: 'Each player scans their code (or opens their link) to follow their own money. A link is that player’s key: give it only to them.',
   pocket_no_links: 'This game is kept on this device: the players have no links, and their phones do not follow the table. To give them links, move the game to a tablebank server.', move_to_server: 'Move to a server', move_to_server_hint: 'Download the game’s file below, then open it on the start screen of the server’s console: the game goes on there, with links for the players. This copy stays here as it was.',
   move_here: 'Move to this server', moving: 'Moving the game…', move_failed: 'The server did not answer: the game stays here. Try again, or use the file.', moved_notice: 'Moved to the server: the game goes on there, and this copy stays here as it was.', open_on_server: 'Open it on the server', moved_badge: 'moved to the server',
