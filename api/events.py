@@ -27,11 +27,13 @@ from flask import Response, current_app, g, request
 from flask.views import MethodView
 from marshmallow import RAISE
 
+from api.auth import bearer_token
 from api.bank import tablebank
 from api.games import game_blp
 from api.limits import STREAMS, StreamCaps, client_key
 from api.offload import under_gevent
 from ledger.live import Follower
+from ledger.transactions.declare import ADMIN
 from ledger.views import transaction_view
 from schemas.events import EventsHeadersSchema, EventsQuerySchema, StreamEventSchema
 
@@ -77,7 +79,10 @@ class Events(MethodView):
         close_slot = caps.open(f"{game}/{g.role}", str(game), client_key(request.remote_addr))
         try:
             after = headers.get("last_event_id", query.get("after"))
-            follower = tablebank().follow(game, after)
+            bank = tablebank()
+            # A stream on a token that is replaced meanwhile ends within a poll of the store.
+            watch = None if g.role == ADMIN else bank.token_watch(game, bearer_token())
+            follower = bank.follow(game, after, watch)
         except BaseException:
             close_slot()
             raise
@@ -124,7 +129,11 @@ class EventStream:
 
     def close(self) -> None:
         if self.watch is not None:
-            self.watch.kill(block=False)
+            # Dead before the connection takes its next request: a stream the server ends (a
+            # replaced token, its hour up) leaves the connection to gunicorn, whose read of it
+            # would meet the watcher's wait on the same socket (gevent's
+            # ConcurrentObjectUseError, a 500).
+            self.watch.kill(block=True, timeout=1.0)
         self.follower.close()
         self.close_slot()
 

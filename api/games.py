@@ -4,9 +4,10 @@ server's admin token), read one (its token)."""
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import quote
 from uuid import UUID
 
-from flask import url_for
+from flask import current_app, request, url_for
 from flask.views import MethodView
 from marshmallow import RAISE
 
@@ -24,6 +25,7 @@ from schemas.games import (
     GameSchema,
     LiquidationSchema,
     NewGameSchema,
+    NewTokenSchema,
     NoQuerySchema,
 )
 from schemas.moves import MovesSchema
@@ -67,10 +69,12 @@ class Games(MethodView):
     @games_blp.alt_response(401, description="The server has an admin token; this is not it.")
     @games_blp.doc(operationId="list_games")
     def get(self, query: dict[str, Any]) -> Any:
-        """The games this server holds, a page at a time: never their money or tokens.
+        """The games this server holds, a page at a time, with their last activity: never
+        their money or tokens; ``status`` and ``idle_days`` filter them.
 
         A server started with an admin token answers that token only."""
-        return game_page(tablebank().list_games(), **query)
+        after, limit = query.pop("after", None) or 0, query.pop("limit")
+        return game_page(tablebank().listed_games(after, **query), limit)
 
 
 @game_blp.route("")
@@ -105,6 +109,26 @@ class Moves(MethodView):
         # The ETag names the token's role too: a player's moves are not the banker's.
         tag = etag(f"{bank.version(game)}-{role}")
         return bank.moves(game, role), tag
+
+
+@game_blp.route("/tokens/<role>")
+class NewToken(MethodView):
+    @game_blp.arguments(NoQuerySchema, location="query", unknown=RAISE)
+    @game_blp.response(201, NewTokenSchema)
+    @game_blp.doc(operationId="replace_token")
+    def post(self, _query: dict[str, Any], game: UUID, role: str) -> Any:
+        """A new token for ``role`` (``banker`` or a player id) with the banker's token; the
+        role's token before it answers 401 from now on, in every process."""
+        made = tablebank().replace_token(game, role, current_role())
+        return {**made, "link": link_of(game, **made)}, {"Cache-Control": "no-store"}
+
+
+def link_of(game: UUID, role: str, token: str) -> str:
+    """The page a token opens, as the console links it: a player's page, or the console."""
+    base = (current_app.config.get("TABLEBANK_PUBLIC_URL") or request.host_url).rstrip("/")
+    if role == "banker":
+        return f"{base}/#/open/{game}/{quote(token, safe='')}"
+    return f"{base}/play/{game}#p={quote(role, safe='')}&token={quote(token, safe='')}"
 
 
 @game_blp.route("/players/<player>/liquidation")

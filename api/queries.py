@@ -35,18 +35,17 @@ def transaction_page(
     return {"items": items, "next": str(items[-1]["seq"]) if more else None}
 
 
-def game_page(
-    games: Iterable[dict[str, Any]], *, after: int | None = None, limit: int = 100
-) -> dict[str, Any]:
-    """Up to ``limit`` games after the first ``after`` in the order they were created; ``next``
-    is the cursor to pass as ``after`` for the next page, or None after the last.
+def game_page(games: Iterable[tuple[int, dict[str, Any]]], limit: int = 100) -> dict[str, Any]:
+    """Up to ``limit`` of the ``games`` (each with its place in the list of games), in the
+    order they were created; ``next`` is the cursor to pass as ``after`` for the next page,
+    or None after the last.
 
-    The cursor is a position: the list only grows at its end, so it stays good for later
-    pages."""
-    start = after or 0
-    items = list(islice(games, start, start + limit + 1))
-    more = len(items) > limit
-    return {"items": items[:limit], "next": str(start + limit) if more else None}
+    The cursor is a place in the whole list, whatever the filter: the list only grows at its
+    end, so it stays good for later pages, even when a game's status changes meanwhile."""
+    found = list(islice(games, limit + 1))
+    more = len(found) > limit
+    items = [game for _, game in found[:limit]]
+    return {"items": items, "next": str(found[limit - 1][0] + 1) if more else None}
 
 
 def moves_money_of(txn: Transaction, account: str) -> bool:

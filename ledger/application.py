@@ -135,6 +135,8 @@ class TableBank:
     store_answers = Part("storage", Storage.answers)
     # -- access -------------------------------------------------------------------------------
     authenticate = Part("tokens", Tokens.authenticate)
+    token_watch = Part("tokens", Tokens.watch)
+    replace_token = Part("tokens", Tokens.replace_token)
     # -- writing ------------------------------------------------------------------------------
     record = Part("writing", Writing.record)
     record_request = Part("writing", Writing.record_request)
@@ -143,6 +145,7 @@ class TableBank:
     # -- set-up -------------------------------------------------------------------------------
     create_game = Part("setup", SetUp.create_game)
     list_games = Part("setup", SetUp.list_games)
+    listed_games = Part("setup", SetUp.listed_games)
     # -- exchange -----------------------------------------------------------------------------
     export = Part("exchange", Exchange.export)
     export_job = Part("exchange", Exchange.export_job)

@@ -33,7 +33,7 @@ from ledger.setup import Encoded, SetUp, check_options, check_player_count, setu
 from ledger.state import State, apply_transaction, copy_state
 from ledger.storage import SNAPSHOT_INTERVAL, Storage
 from ledger.transactions import SETUP_TYPES
-from ledger.transactions.declare import Records
+from ledger.transactions.declare import ADMIN, Records
 from ledger.writing import check_may_record
 
 # An import keeps a copy of the state every this many transactions, so that a void's check
@@ -244,7 +244,7 @@ def _check_recorded_by(
         return
     if setup:
         why = f"it is set-up, which only the banker records, not {by!r}"
-    elif by not in game.state["players"]:
+    elif by not in game.state["players"] and by != ADMIN:
         why = f"{by!r} recorded it, who is neither the banker nor a player of this game"
     else:
         try:

@@ -14,6 +14,10 @@ page, not the game's whole log. Then it gets the live ones. It is registered bef
 read, and drops anything at or below the last seq it has, so a transaction recorded in between
 is neither lost nor repeated.
 
+A reader that follows with a token gives the ``Watch`` of that token: when the store changes the
+token's seat (its role's token was replaced, ``ledger.access``), the watcher asks whether this
+reader's token was the one replaced, and if so closes the reader (within ``POLL_SECONDS``).
+
 Works the same under threads and under gevent (its monkey-patched threads and locks). Where no
 thread can start (the pocket bank, in a browser's Web Worker), following a game is refused
 (``NoLiveFeed``, 404): nothing else needs the watcher.
@@ -25,6 +29,7 @@ import logging
 import threading
 from collections import deque
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from typing import Any
 from uuid import UUID
 
@@ -43,12 +48,22 @@ log = logging.getLogger(__name__)
 Records = Callable[[UUID, int, int | None], Iterable[dict[str, Any]]]
 
 
+@dataclass(frozen=True)
+class Watch:
+    """How a reader that holds a token learns that it was replaced: the store changes the
+    ``seat_id`` aggregate when it is; ``replaced()`` then tells (one read of the store)."""
+
+    seat_id: UUID
+    replaced: Callable[[], bool]
+
+
 class Follower:
     """One reader of one game: the transactions after the last it has, as they come."""
 
-    def __init__(self, feed: Feed, game_id: UUID, after: int) -> None:
+    def __init__(self, feed: Feed, game_id: UUID, after: int, watch: Watch | None = None) -> None:
         self.feed = feed
         self.game_id = game_id
+        self.watch = watch
         self.last = after
         self._pending: deque[dict[str, Any]] = deque()  # live records, from the watcher
         self._page: list[dict[str, Any]] = []  # the backlog's page read and not yet taken
@@ -119,16 +134,20 @@ class Feed:
         self._poll = poll_seconds
         self._lock = threading.Lock()
         self._followers: dict[UUID, set[Follower]] = {}
+        self._watching: dict[UUID, set[Follower]] = {}  # per seat: the readers of its tokens
         self._delivered: dict[UUID, int] = {}  # per game: the last seq handed to its readers
         self._position = 0  # the last notification read
         self._watcher: threading.Thread | None = None
         self._stop = threading.Event()
 
-    def follow(self, game_id: UUID, after: int) -> Follower:
+    def follow(self, game_id: UUID, after: int, watch: Watch | None = None) -> Follower:
         """A follower of ``game_id`` from seq ``after`` on, the first page of its backlog read
-        (a store that cannot answer fails here, before anything is sent)."""
-        follower = Follower(self, game_id, after)
+        (a store that cannot answer fails here, before anything is sent); closed when the
+        token ``watch`` watches is replaced."""
+        follower = Follower(self, game_id, after, watch)
         with self._lock:
+            if watch is not None:
+                self._watching.setdefault(watch.seat_id, set()).add(follower)
             if not self._followers:
                 self._start()
             readers = self._followers.setdefault(game_id, set())
@@ -139,6 +158,10 @@ class Feed:
             readers.add(follower)
         try:
             follower.read_page()
+            # Replaced between the request's check and now: the watcher may have read the
+            # seat's change before this reader was listed.
+            if watch is not None and watch.replaced():
+                follower.close()
         except BaseException:
             follower.close()
             raise
@@ -146,6 +169,11 @@ class Feed:
 
     def forget(self, follower: Follower) -> None:
         with self._lock:
+            if follower.watch is not None:
+                watching = self._watching.get(follower.watch.seat_id, set())
+                watching.discard(follower)
+                if not watching:
+                    self._watching.pop(follower.watch.seat_id, None)
             readers = self._followers.get(follower.game_id)
             if readers is None:
                 return
@@ -192,7 +220,9 @@ class Feed:
                     self._position, PAGE, inclusive_of_start=False
                 )
                 if notes:
-                    self._hand_on({UUID(str(note.originator_id)) for note in notes})
+                    changed = {UUID(str(note.originator_id)) for note in notes}
+                    self._close_replaced(changed)
+                    self._hand_on(changed)
                     self._position = notes[-1].id
             except Exception:  # the store is away for a moment: the readers wait, then resume
                 log.exception("reading the notification log failed; trying again")
@@ -200,6 +230,14 @@ class Feed:
                 stop.wait(RETRY_SECONDS)
             if len(notes) < PAGE:
                 stop.wait(self._poll)
+
+    def _close_replaced(self, changed: set[UUID]) -> None:
+        """Close the readers whose token a changed seat replaced."""
+        with self._lock:
+            watched = [f for seat in changed for f in self._watching.get(seat, ())]
+        for follower in watched:
+            if follower.watch is not None and follower.watch.replaced():
+                follower.close()
 
     def _hand_on(self, changed: set[UUID]) -> None:
         with self._lock:

@@ -28,6 +28,7 @@ from ledger.draft import pot_offered, pot_open
 from ledger.ruleset import RuleSet
 from ledger.state import State
 from ledger.transactions import ORDERED, REGISTRY, TransactionType
+from ledger.transactions.declare import ADMIN
 from ledger.transactions.form import Field
 
 NOT_VOIDABLE = tuple(name for name in ORDERED if not REGISTRY[name].voidable)
@@ -82,6 +83,8 @@ def _may_record(declared: TransactionType, by: str, active: list[str]) -> bool:
     right for players, and (a right of his own field) while he is still in the game."""
     if by == "banker":
         return True
+    if by == ADMIN:
+        return declared.admin
     if declared.players is None:
         return False
     return declared.player_field is None or by in active

@@ -34,7 +34,7 @@ from eventsourcing.persistence import IntegrityError, StoredEvent
 from eventsourcing.sqlite import SQLiteAggregateRecorder
 from eventsourcing.utils import get_topic
 
-from ledger.access import NAMESPACE, Access
+from ledger.access import NAMESPACE, Access, ReissuedAccess, Seat
 from ledger.errors import NotFound
 from ledger.setup import GameListed, GameStatusLogged, SetUp
 from ledger.storage import Storage
@@ -64,7 +64,12 @@ class GamePurged(DomainEvent):
 # The events of the server's other aggregates and logs that name a game (its ``game_id``):
 # each such aggregate, or each such entry of a log, is the game's. Stores written before the
 # application was split name some by ``ledger.application`` (registered there).
-WHOLE_AGGREGATES = (Access.Issued, IdempotentWrite.Recorded)  # type: ignore[attr-defined]
+WHOLE_AGGREGATES = (
+    Access.Issued,  # type: ignore[attr-defined]
+    ReissuedAccess.Issued,  # type: ignore[attr-defined]  # a token made anew for a role
+    Seat.Replaced,  # type: ignore[attr-defined]  # a role's replacements
+    IdempotentWrite.Recorded,  # type: ignore[attr-defined]
+)
 LOG_ENTRIES = (GameListed, GameStatusLogged)
 
 

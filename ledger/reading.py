@@ -18,7 +18,7 @@ from ledger import audit, rules
 from ledger.errors import NotFound
 from ledger.fairplay import fairplay_flags
 from ledger.game import Game
-from ledger.live import Feed, Follower
+from ledger.live import Feed, Follower, Watch
 from ledger.moves import NOT_VOIDABLE, moves_of
 from ledger.parameters import CLASSIC
 from ledger.ruleset import BUILT_IN, RuleSet, built_in
@@ -186,13 +186,16 @@ class Reading:
         """This process's watcher of the store, for readers following games."""
         return Feed(self._storage.recorder, self.records, self.last_seq)
 
-    def follow(self, game_id: UUID | str, after: int | None = None) -> Follower:
+    def follow(
+        self, game_id: UUID | str, after: int | None = None, watch: Watch | None = None
+    ) -> Follower:
         """A reader of the game's transactions after seq ``after`` (default: from now on). A
         seq beyond the game's last is taken as its last: every later transaction reaches the
-        reader (API.md, v1.2, "Event streams are bounded")."""
+        reader (API.md, v1.2, "Event streams are bounded"). With a ``watch`` (``Tokens.watch``),
+        the reader is closed once its token is replaced."""
         game = self._storage.load_game(game_id)
         last = game.last_seq
-        return self.feed.follow(game.id, last if after is None else min(after, last))
+        return self.feed.follow(game.id, last if after is None else min(after, last), watch)
 
     def close(self) -> None:
         """Stop the feed's watcher, if it was started."""

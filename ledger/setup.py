@@ -5,8 +5,11 @@ the set-up transactions in their one order, its tokens, and its line in the list
 from __future__ import annotations
 
 import logging
+import re
 import secrets
+from collections.abc import Iterator
 from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
 from typing import Any
 from uuid import UUID, uuid5
 
@@ -28,10 +31,14 @@ from ledger.ruleset import (
 )
 from ledger.storage import Storage
 from ledger.store import store_unavailable
+from ledger.transactions import TransactionRecorded
 from ledger.views import game_view
 from ledger.writing import WRITE_ATTEMPTS
 
 log = logging.getLogger(__name__)
+
+# A player's account (``p1``, ``p2``, …) among a transaction's balances.
+PLAYER_ACCOUNT = re.compile(r"p[0-9]+")
 
 GAMES_LOG_ID = uuid5(NAMESPACE, "games")
 STATUS_LOG_ID = uuid5(NAMESPACE, "game statuses")
@@ -177,23 +184,73 @@ class SetUp:
 
     def list_games(self) -> list[dict[str, Any]]:
         """Every game this server holds: id, name, rule set, status, created."""
+        return [line for _, line in self._lines()]
+
+    def listed_games(
+        self,
+        after: int = 0,
+        *,
+        status: str | None = None,
+        idle_days: int | None = None,
+        now: datetime | None = None,
+    ) -> Iterator[tuple[int, dict[str, Any]]]:
+        """The games from position ``after`` of the list on, each with its place in the list
+        and its activity (``activity``): only those of ``status``, and only those with no
+        transaction for ``idle_days`` days, if told. Lazy: a game's activity is read when
+        its line is reached, so a page reads the games it shows (and those it skips)."""
+        idle_since = None
+        if idle_days is not None:
+            idle_since = (now or datetime.now(UTC)) - timedelta(days=idle_days)
+        for position, line in self._lines(after):
+            if status is not None and line["status"] != status:
+                continue
+            line.update(self.activity(UUID(line["id"])))
+            if idle_since is not None and parse_time(line["last_activity"]) > idle_since:
+                continue
+            yield position, line
+
+    def activity(self, game_id: UUID) -> dict[str, Any]:
+        """A game's last activity (the time of its last transaction), how many transactions it
+        has and how many players: read from its last event alone (one read by the game's id
+        and version, the store's primary key), never by loading the game."""
+        last = self._storage.recorder.select_events(game_id, desc=True, limit=1)
+        event = self._storage.mapper.to_domain_event(last[0]) if last else None
+        if isinstance(event, TransactionRecorded):
+            txn = event.txn
+            players = [a for a in txn["balances"] if PLAYER_ACCOUNT.fullmatch(a)]
+            return {"last_activity": txn["at"], "transactions": txn["seq"], "players": len(players)}
+        game = self._storage.load_game(game_id)  # no transaction yet: not made by this server
+        return {
+            "last_activity": game.created_at,
+            "transactions": game.last_seq,
+            "players": len(game.state["players"]),
+        }
+
+    def _lines(self, after: int = 0) -> Iterator[tuple[int, dict[str, Any]]]:
+        """The list's lines from position ``after`` on, with their positions."""
         logged = {e.game_id: e.status for e in self._status_log.get()}  # the last one wins
-        out = []
-        for listed in self.games_log.get():
+        for position, listed in enumerate(self.games_log.get()):
+            if position < after:
+                continue
             if getattr(listed, "statuses_logged", False):
                 status = logged.get(listed.game_id, "active")
             else:  # listed before statuses were logged: read the game itself
                 status = self._storage.load_game(listed.game_id).state["status"]
-            out.append(
+            yield (
+                position,
                 {
                     "id": str(listed.game_id),
                     "name": listed.name,
                     "ruleset": listed.ruleset,
                     "status": status,
                     "created": listed.created,
-                }
+                },
             )
-        return out
+
+
+def parse_time(text: str) -> datetime:
+    """An RFC 3339 time as the ledger writes it (``now_rfc3339``)."""
+    return datetime.fromisoformat(text.replace("Z", "+00:00"))
 
 
 def check_player_count(rs: RuleSet, count: int, field: str = "players") -> None:

@@ -313,8 +313,9 @@ def select_states(
     the recorder's own connections, without an event object and an id per row.
 
     For the library's SQLite and PostgreSQL recorders, whose ``select_events`` this mirrors
-    (the same table, conditions, order and limit); None for any other recorder (in memory,
-    or one whose ``select_events`` was overridden): then read with ``select_events``.
+    (the same table, conditions, order and limit; ours only tries a read again less often);
+    None for any other recorder (in memory, or one whose ``select_events`` was overridden):
+    then read with ``select_events``.
     """
     if (
         isinstance(recorder, SQLiteAggregateRecorder)
@@ -324,7 +325,8 @@ def select_states(
     if (
         HAS_POSTGRES
         and isinstance(recorder, PostgresAggregateRecorder)
-        and type(recorder).select_events is PostgresAggregateRecorder.select_events
+        and type(recorder).select_events
+        in (PostgresAggregateRecorder.select_events, _SerialSetup.select_events)
     ):
         return _postgres_states(recorder, originator_id, gt, limit)
     return None

@@ -47,7 +47,7 @@ from ledger.reading import Reading
 from ledger.state import State, copy_state
 from ledger.storage import Storage
 from ledger.transactions import RECORDABLE, REGISTRY
-from ledger.transactions.declare import FORBIDDEN, Records
+from ledger.transactions.declare import ADMIN, ADMIN_FORBIDDEN, FORBIDDEN, Records
 from ledger.views import game_view_version, transaction_view
 
 WRITE_ATTEMPTS = 60
@@ -355,10 +355,13 @@ def check_request(body: Any, by: str, records: Records = lambda seq: None) -> No
 
 def check_may_record(body: dict[str, Any], by: str, records: Records = lambda seq: None) -> None:
     """A player token records only what its type's declaration lets a player record
-    (``PlayerRight``): payments out of its own account, disputes of its own money."""
+    (``PlayerRight``): payments out of its own account, disputes of its own money; the admin
+    token only the types declared ``admin=True`` (``finish``)."""
     if by == "banker":
         return
     declared = REGISTRY.get(str(body.get("type")))
+    if by == ADMIN and (declared is None or not declared.may_record(body, by, records)):
+        raise Forbidden(ADMIN_FORBIDDEN)
     if declared is None or not declared.may_record(body, by, records):
         right = declared.players if declared is not None else None
         raise Forbidden((right.refused if right is not None else FORBIDDEN).format(by=by))

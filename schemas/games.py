@@ -87,6 +87,8 @@ class AsOfQuerySchema(Schema):
 
 # What a game's status is: played, or ended (by finish, its clock, or its bankruptcies).
 GAME_STATUSES = ("active", "finished")
+# The longest idleness the list of games is asked about: a hundred years.
+MAX_IDLE_DAYS = 36_500
 
 
 @answer("shares", "policies", "tax_exempt")
@@ -203,12 +205,24 @@ class CreatedGameSchema(GameSchema):
 
 
 @answer()
+class NewTokenSchema(Schema):
+    role = fields.String(metadata={"description": "'banker' or the player's id"})
+    token = fields.String(metadata={"description": "shown once; the role's token before it ends"})
+    link = fields.String(
+        metadata={"description": "the page this token opens: the player's, or the banker's console"}
+    )
+
+
+@answer()
 class GameSummarySchema(Schema):
     id = fields.String()
     name = fields.String()
     ruleset = fields.String()
     status = fields.String(validate=validate.OneOf(GAME_STATUSES))
     created = fields.String()
+    last_activity = fields.String(metadata={"description": "the time of its last transaction"})
+    transactions = fields.Integer(metadata={"description": "how many transactions it has"})
+    players = fields.Integer(metadata={"description": "how many players it seats"})
 
 
 @answer()
@@ -223,6 +237,13 @@ class GameListSchema(Schema):
 class GameListQuerySchema(Schema):
     after = Cursor(metadata={"description": "a cursor: the `next` of the previous page"})
     limit = fields.Integer(load_default=100, validate=validate.Range(min=1, max=1000))
+    status = fields.String(
+        validate=validate.OneOf(GAME_STATUSES), metadata={"description": "only games in it"}
+    )
+    idle_days = fields.Integer(
+        validate=validate.Range(min=0, max=MAX_IDLE_DAYS),
+        metadata={"description": "only games with no transaction for so many days"},
+    )
 
 
 @answer()

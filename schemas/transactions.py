@@ -342,7 +342,9 @@ class TransactionSchema(Schema):
     # Every declared type, set-up included: the log holds both (an enum for generated clients).
     type = fields.String(validate=validate.OneOf(sorted(RECORDABLE | SETUP_TYPES)))
     at = fields.String(allow_none=True, metadata={"description": "RFC 3339 UTC; null in a dry run"})
-    by = fields.String(metadata={"description": "'banker' or the player who recorded it"})
+    by = fields.String(
+        metadata={"description": "'banker', the player who recorded it, or 'admin' (finish)"}
+    )
     memo = fields.String(allow_none=True)
     request = fields.Dict(metadata={"description": "the body as recorded, less type and memo"})
     postings = fields.List(fields.Nested(PostingSchema))

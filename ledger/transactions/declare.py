@@ -47,6 +47,10 @@ Records = Callable[[int], dict[str, Any] | None]
 Offered = Callable[["RuleSet", Mapping[str, Any]], bool]
 
 FORBIDDEN = "a player may record only a payment or rent out of his own account ({by})"
+# Who records with the server's admin token (``by``), and what he is told when he records
+# anything but a type declared ``admin=True`` (API.md v1.3, "Administration").
+ADMIN = "admin"
+ADMIN_FORBIDDEN = "the admin token may record only finish, to close an abandoned game"
 
 
 # What any transaction may meet, through the draft's own checks: a finished game, an unknown
@@ -98,11 +102,15 @@ class TransactionType:
     fields: tuple[Field, ...] = ()
     # Whether a game offers the type at all, beyond its variant (None: always).
     offered: Offered | None = None
+    # Whether the server's admin token may record it (on any game).
+    admin: bool = False
 
     def may_record(self, body: Body, by: str, records: Records) -> bool:
-        """Whether ``by`` ("banker" or a player id) may record this request."""
+        """Whether ``by`` ("banker", ``ADMIN`` or a player id) may record this request."""
         if by == "banker":
             return True
+        if by == ADMIN:
+            return self.admin
         return self.players is not None and self.players.allows(body, by, records)
 
     @property
@@ -140,11 +148,13 @@ def transaction(
     reads_table: bool = True,
     fields: Iterable[Field] = (),
     offered: Offered | None = None,
+    admin: bool = False,
 ) -> Callable[[Handler], Handler]:
     """Declare the transaction type ``name``, recorded by the decorated handler as one
     ``event`` from a request of ``fields``. Set-up types are never voidable; others are unless
     told. A player may record it with his own id in ``player_field``, or as ``players`` says.
-    ``offered`` says whether a game offers it at all (an option's type)."""
+    ``offered`` says whether a game offers it at all (an option's type); ``admin``, whether
+    the server's admin token may record it."""
     fields = tuple(fields)
     names = [f.name for f in fields]
     if len(set(names)) != len(names) or "type" in names or "memo" in names:
@@ -177,6 +187,7 @@ def transaction(
             reads_table=reads_table,
             fields=fields,
             offered=offered,
+            admin=admin,
         )
         return handler
 

@@ -44,7 +44,7 @@ def open_disputes(d: Draft) -> list[int]:
     return sorted(e["seq"] for e in d.state["disputes"].values() if e["status"] == "open")
 
 
-@transaction("finish", GameFinished, voidable=False, refusals=["disputes_open"])
+@transaction("finish", GameFinished, voidable=False, refusals=["disputes_open"], admin=True)
 def finish_game(d: Draft, body: Body) -> None:
     """End the game now and rank the players, once no dispute is open."""
     pending = open_disputes(d)

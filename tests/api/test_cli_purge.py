@@ -18,7 +18,7 @@ from api_helpers import serving_app
 from eventsourcing.application import EventSourcedLog
 
 from api.cli import main
-from ledger.access import Access, hash_token
+from ledger.access import Access, Seat, hash_token
 from ledger.application import TableBank
 from ledger.exchange import verify_document
 from ledger.purge import PURGED_LOG_ID, GamePurged
@@ -180,15 +180,19 @@ def test_purge_removes_every_row_of_the_game_and_logs_it(
     bank.record_request(game["id"], {"type": "salary", "player": "p1"}, key="k1")
     for _ in range(100):  # a snapshot at the 100th event
         bank.record(game["id"], {"type": "salary", "player": "p2"})
+    replaced = bank.replace_token(game["id"], "p1", "banker")  # a lost phone's new link
     bank.record(game["id"], {"type": "finish"})
     head = bank.game(game["id"])["head"]
     game_id = UUID(game["id"])
-    tokens = [game["banker_token"], *game["tokens"].values()]
+    events = bank.storage.recorder
+    tokens = [game["banker_token"], *game["tokens"].values(), replaced["token"]]
     owned = [
         IdempotentWrite.create_id(game_id, "k1"),
         *(Access.create_id(hash_token(token)) for token in tokens),
+        Seat.create_id(game_id, "p1"),
     ]
-    events, snapshots = bank.storage.recorder, bank.storage.snapshots
+    assert [oid for oid in owned if not events.select_events(oid)] == []  # each there before
+    snapshots = bank.storage.snapshots
     assert snapshots is not None
     assert snapshots.recorder.select_events(game_id)  # there is one to remove
 

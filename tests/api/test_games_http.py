@@ -188,7 +188,7 @@ def test_create_game_refuses_a_missing_name(client):
     assert response.json["errors"] == {"name": ["Missing data for required field."]}
 
 
-def test_list_games_shows_id_name_rule_set_status_and_creation_only(client, table):
+def test_list_games_shows_the_games_activity_and_never_its_money(client, table):
     response = client.get("/api/v1/games")
 
     assert response.status_code == 200
@@ -197,7 +197,16 @@ def test_list_games_shows_id_name_rule_set_status_and_creation_only(client, tabl
     assert listed["name"] == "Friday night"
     assert listed["ruleset"] == "classic"
     assert listed["status"] == "active"
-    assert set(listed) == {"id", "name", "ruleset", "status", "created"}
+    assert set(listed) == {
+        "id",
+        "name",
+        "ruleset",
+        "status",
+        "created",
+        "last_activity",
+        "transactions",
+        "players",
+    }
 
 
 def test_get_game_shows_the_balances(table):

@@ -549,7 +549,12 @@ def test_the_document_lists_429_for_creating_and_importing_and_401_for_the_list(
     assert "429" in paths["/api/v1/games"]["post"]["responses"]
     assert "429" in paths["/api/v1/games/import"]["post"]["responses"]
     assert "401" in paths["/api/v1/games"]["get"]["responses"]
-    assert {p["name"] for p in paths["/api/v1/games"]["get"]["parameters"]} == {"after", "limit"}
+    assert {p["name"] for p in paths["/api/v1/games"]["get"]["parameters"]} == {
+        "after",
+        "limit",
+        "status",
+        "idle_days",
+    }
 
 
 def test_the_documented_429_carries_retry_after(client):

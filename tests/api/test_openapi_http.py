@@ -36,6 +36,7 @@ def test_document_lists_every_path(document):
         "/api/v1/games/{game}/transactions",
         "/api/v1/games/{game}/transactions/{seq}",
         "/api/v1/games/{game}/players/{player}/liquidation",
+        "/api/v1/games/{game}/tokens/{role}",
         "/api/v1/games/{game}/accounts/{account}/statement",
         "/api/v1/games/{game}/replay",
         "/api/v1/games/{game}/verify",
@@ -185,7 +186,7 @@ def test_every_post_documents_the_body_size_limit(document):
     # API.md: 413 payload_too_large for bodies over 64 KiB (imports: 32 MiB).
     posts = [ops["post"] for ops in document["paths"].values() if "post" in ops]
 
-    assert len(posts) == 3
+    assert len(posts) == 4
     for post in posts:
         assert post["responses"]["413"] == {"$ref": "#/components/responses/Problem"}
 
@@ -272,6 +273,7 @@ OPERATION_IDS = {
     ("get", "/api/v1/games/{game}"): "get_game",
     ("get", "/api/v1/games/{game}/ruleset"): "get_game_ruleset",
     ("get", "/api/v1/games/{game}/players/{player}/liquidation"): "get_liquidation",
+    ("post", "/api/v1/games/{game}/tokens/{role}"): "replace_token",
     ("get", "/api/v1/games/{game}/events"): "stream_events",
     ("post", "/api/v1/games/{game}/transactions"): "record_transaction",
     ("get", "/api/v1/games/{game}/transactions"): "list_transactions",

@@ -150,5 +150,25 @@ class EventStream:
             out.append(event)
         return out
 
+    def ended(self, deadline: float) -> bool:
+        """Whether the server ends the stream before ``deadline``: its last chunk came, or it
+        closed the connection (whatever else it sent meanwhile is dropped)."""
+        while True:
+            while self.chunked and b"\r\n" in self.raw:
+                size_line, _, rest = self.raw.partition(b"\r\n")
+                size = int(size_line.split(b";")[0], 16)
+                if size == 0:
+                    return True
+                if len(rest) < size + 2:
+                    break
+                self.raw = rest[size + 2 :]
+            if not self.chunked:
+                self.raw = b""
+            try:
+                if not self._fill(deadline):
+                    return False
+            except ConnectionError:
+                return True
+
     def close(self) -> None:
         self.sock.close()

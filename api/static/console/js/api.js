@@ -46,6 +46,18 @@ export function unreachable(err) {
 export const reachability = new EventTarget();
 const reached = (up) => reachability.dispatchEvent(new Event(up ? 'up' : 'down'));
 
+/**
+ * The page's token was replaced (the banker made a new link for its role: a 401 with
+ * `replaced`): a `replaced` event, from any request or the event stream (live.js), its
+ * `detail.token` the token that was refused.
+ */
+export const access = new EventTarget();
+
+/** Whether an answer says that the token it was sent with was replaced. */
+export function replacedToken(status, body) {
+  return status === 401 && Boolean(body && body.replaced);
+}
+
 export class Api {
   /** `via`: where the requests go (transport.js): the page's own bank unless told. */
   constructor(token = null, via = send) {
@@ -92,6 +104,9 @@ export class Api {
       }
       if (response.status === 304) return {data: null, etag: response.headers.get('ETag'), status: 304};
       if (!response.ok) {
+        if (replacedToken(response.status, data)) {
+          access.dispatchEvent(new CustomEvent('replaced', {detail: {token: this.token}}));
+        }
         const problem = new Problem(response.status, data);
         problem.retryAfter = Number(response.headers.get('Retry-After')) || null;
         throw problem;
@@ -160,6 +175,13 @@ export class Api {
       if (!page.next) return items;
       after = page.next;
     }
+  }
+
+  /** A new token for `role` ('banker' or a player id), the role's old one ended at once:
+   * {role, token, link}. No key: the server keeps no token to answer a repeat with, and a
+   * repeat would end this one; the caller sends it once (its button off meanwhile). */
+  async newToken(id, role) {
+    return (await this.call('POST', `/games/${id}/tokens/${encodeURIComponent(role)}`)).data;
   }
 
   /** What the game can record now, as the server declares it (moves.js). */

@@ -4,7 +4,7 @@
 // logs but the API calls themselves.
 
 import {h, replace, modal, field, select, numberInput, toast, scrollToTop} from './dom.js';
-import {Api, Problem, newKey, qrUrl, unreachable} from './api.js';
+import {Api, Problem, access, newKey, qrUrl, unreachable} from './api.js';
 import {t, lang, langSwitch, onLangChange, rulesetTitle, setDocumentLang, money, currencyLabel, date, plural} from './i18n.js';
 import {Board, groupClass} from './rules.js';
 import {quote, netFor} from './quote.js';
@@ -582,6 +582,24 @@ function follow(ctx) {
   live.start();
 }
 
+/**
+ * The banker link of the game on screen was replaced on another device (a 401 `replaced` for
+ * the token this device keeps, from a request or the stream): this page stops following the
+ * game and says so, instead of an error. A token this page has replaced itself is not it.
+ */
+function bankerLinkReplaced(event) {
+  const saved = current && store.game(current.id);
+  if (!saved || (event.detail && event.detail.token !== saved.banker)) return;
+  unfollow();
+  current = null;
+  replace(main, h('section', {class: 'card', dataset: {testid: 'banker-link-replaced'}},
+    h('h1', {}, t('link_replaced_title')),
+    h('p', {}, t('banker_link_replaced_text', {name: saved.name || saved.id})),
+    h('a', {href: '#/'}, t('back_home'))));
+}
+
+access.addEventListener('replaced', bankerLinkReplaced);
+
 function unfollow() {
   if (live) live.stop();
   live = null;
@@ -997,7 +1015,9 @@ async function playersScreen(ctx, stale = () => false) {
         h('h2', {}, p.name), img, linkInput,
         h('div', {class: 'row'},
           h('button', {type: 'button', class: 'secondary', onclick: () => copy(linkInput)}, t('copy')),
-          h('a', {class: 'button secondary', href: url, target: '_blank', rel: 'noopener noreferrer'}, t('open_link')))));
+          h('a', {class: 'button secondary', href: url, target: '_blank', rel: 'noopener noreferrer'}, t('open_link')),
+          h('button', {type: 'button', class: 'secondary', dataset: {testid: 'new-link'},
+            onclick: () => askNewLink(ctx, p.id, p.name, redraw)}, t('new_link')))));
       qrUrl(url).then((src) => {
         img.addEventListener('load', () => URL.revokeObjectURL(src), {once: true});
         img.src = src;
@@ -1012,6 +1032,8 @@ async function playersScreen(ctx, stale = () => false) {
   });
   const playerTokens = Object.entries(saved.tokens || {}).map(([pid, tok]) => `/${pid}:${tok}`).join('');
   const bankerLink = h('input', {type: 'text', readonly: true, value: `${reachable}/#/open/${ctx.id}/${saved.banker}${playerTokens}`, 'aria-label': t('banker_link')});
+  // After a new link: the screen again, with the tokens this device now keeps.
+  const redraw = () => { ctx.saved = store.game(ctx.id) || ctx.saved; playersScreen(ctx, stale); };
   replace(main,
     h('section', {class: 'card'}, h('h1', {}, t('players_links')),
       h('p', {}, t('links_intro')),
@@ -1021,8 +1043,49 @@ async function playersScreen(ctx, stale = () => false) {
     keepGameSection(ctx),
     h('section', {class: 'card'}, h('details', {}, h('summary', {}, t('banker_link')),
       h('p', {class: 'small muted'}, t('banker_link_hint')), bankerLink,
-      h('button', {type: 'button', class: 'secondary', onclick: () => copy(bankerLink)}, t('copy')))));
+      h('div', {class: 'row'},
+        h('button', {type: 'button', class: 'secondary', onclick: () => copy(bankerLink)}, t('copy')),
+        h('button', {type: 'button', class: 'secondary', dataset: {testid: 'new-banker-link'},
+          onclick: () => askNewLink(ctx, 'banker', t('banker_link'), redraw)}, t('new_link'))))));
   await draw();
+}
+
+/**
+ * A new link for a role ('banker' or a player id), once the banker confirms: the server makes
+ * a new token and ends the old one at once (POST /games/{game}/tokens/{role}); this device
+ * keeps the new one (the banker's own: every request of this page goes with it from now on),
+ * and `then()` draws the links again. The button is off while the request is out: a repeat
+ * would make yet another token.
+ */
+function askNewLink(ctx, role, name, then) {
+  modal(t('new_link_title', {name}), (body, dialog) => {
+    const status = h('div', {role: 'status'});
+    const make = async () => {
+      confirm.disabled = true;
+      try {
+        const made = await ctx.api.newToken(ctx.id, role);
+        if (role === 'banker') {
+          store.save({id: ctx.id, banker: made.token});
+          ctx.api.token = made.token;
+        } else {
+          store.save({id: ctx.id, tokens: {...(store.game(ctx.id) || ctx.saved).tokens, [role]: made.token}});
+        }
+        dialog.close();
+        toast(t('new_link_made', {name}), {kind: 'ok'});
+        then();
+      } catch (err) {
+        confirm.disabled = false;
+        replace(status, err instanceof Problem && err.status ? problemView(ctx, err) : h('p', {class: 'warn'}, t('new_link_failed')));
+      }
+    };
+    const confirm = h('button', {type: 'button', class: 'danger', dataset: {testid: 'new-link-confirm'}, onclick: make}, t('new_link_confirm'));
+    body.append(
+      h('p', {}, role === 'banker' ? t('new_banker_link_text') : t('new_link_text', {name})),
+      status,
+      h('div', {class: 'actions'},
+        h('button', {type: 'button', class: 'secondary', onclick: () => dialog.close()}, t('cancel')),
+        confirm));
+  });
 }
 
 /** Move to a server: where the pocket page was served by a tablebank server (at /pocket/), a

@@ -74,6 +74,17 @@ export const en = {
   box_currency_bad: 'Write the currency’s name or symbol.',
   box_fix: 'Some figures of your box were not accepted: see the note beside each one.',
   // links
+  // a new link for a role (issue 31): a lost or shared phone
+  new_link: 'New link',
+  new_link_title: 'A new link for {name}?',
+  new_link_text: 'For a lost or shared phone: {name}’s old link and QR code stop working at once, on every device. Then give {name} the new one.',
+  new_link_confirm: 'Make a new link',
+  new_link_made: 'New link for {name}: the old one no longer works.',
+  new_link_failed: 'No new link was made: try again.',
+  new_banker_link_text: 'For a lost or shared device: the old banker link stops working at once, everywhere. This device keeps working with the new one; copy it to your other devices.',
+  link_replaced_title: 'This link was replaced',
+  link_replaced_text: 'The banker made a new link for this seat, so this one no longer opens the game. Ask the banker for the new link or QR code.',
+  banker_link_replaced_text: 'A new banker link for “{name}” was made on another device, so this device no longer opens the game. Open the new banker link here to go on.',
   players_links: 'Players’ links', links_intro: 'Each player scans their code (or opens their link) to follow their own money. A link is that player’s key: give it only to them.',
   pocket_no_links: 'This game is kept on this device: the players have no links, and their phones do not follow the table. To give them links, move the game to a tablebank server.', move_to_server: 'Move to a server', move_to_server_hint: 'Download the game’s file below, then open it on the start screen of the server’s console: the game goes on there, with links for the players. This copy stays here as it was.',
   move_here: 'Move to this server', moving: 'Moving the game…', move_failed: 'The server did not answer: the game stays here. Try again, or use the file.', moved_notice: 'Moved to the server: the game goes on there, and this copy stays here as it was.', open_on_server: 'Open it on the server', moved_badge: 'moved to the server',
@@ -173,7 +184,7 @@ export const en = {
   // history
   type: 'Type', account: 'Account', deed: 'Deed', n_transactions: '{n} transactions', statement: 'Statement',
   statement_of: 'Statement of', balance: 'balance', balance_col: 'Balance', what: 'What', no_postings: 'No money moved yet.',
-  recorded_by: 'Recorded by', banker: 'the banker', voided_by: 'Voided by #{seq}', voided: 'voided', postings: 'Money',
+  recorded_by: 'Recorded by', banker: 'the banker', server_admin: 'the server’s admin', voided_by: 'Voided by #{seq}', voided: 'voided', postings: 'Money',
   no_money_moved: 'No money moved.', no_money_moves: 'No money moves.', changes: 'What else moved', basis: 'Basis', hash: 'Hash', table_as_of: 'Table as of #{seq}',
   quote_name: 'Name: {from} → {to}.', quote_name_back: 'The name goes back: {from} → {to}.',
   verify_log: 'Check the log', verify_hint: 'Recomputes the hash chain of every transaction.', verify: 'Check',

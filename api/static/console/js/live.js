@@ -11,6 +11,7 @@
 // there only keeps the banner and the outbox's retries going, at no cost to the phone's battery.
 
 import {inPocket, send} from './transport.js';
+import {access, replacedToken} from './api.js';
 
 const BASE = '/api/v1';
 const FIRST_DELAY_MS = 500;
@@ -28,6 +29,14 @@ const MAX_RETRY_AFTER_S = 60;
 const NO_STREAM = new Set([404, 405, 501]);
 
 class NoStream extends Error {}
+
+/** The token was replaced (a new link for its role): no stream will open with it again. */
+class Replaced extends Error {
+  constructor(token) {
+    super('HTTP 401');
+    this.token = token;
+  }
+}
 
 /** The server took the request and said when to come back (429 too_many_streams: this
  * device's other tabs hold the token's streams; 503: busy): wait that long, not less. */
@@ -168,6 +177,12 @@ export class Live {
         opened = (await this.follow()) >= 1000;
       } catch (err) {
         if (err instanceof NoStream && this.poll) { await this.polling(); return; }
+        // (A token the page has changed since, its own new link, is simply tried again.)
+        if (err instanceof Replaced && err.token === this.api.token) {
+          this.stop();
+          access.dispatchEvent(new CustomEvent('replaced', {detail: {token: err.token}}));
+          return;
+        }
         if (err instanceof ComeBackLater) later = err.ms;
         // any other failure: the network, the server going away, a dead stream
       }
@@ -187,12 +202,17 @@ export class Live {
   async follow() {
     const controller = new AbortController();
     this.controller = controller;
-    const headers = {Accept: 'text/event-stream', Authorization: `Bearer ${this.api.token}`};
+    const token = this.api.token;
+    const headers = {Accept: 'text/event-stream', Authorization: `Bearer ${token}`};
     if (this.last !== null && this.last !== undefined) headers['Last-Event-ID'] = String(this.last);
     const response = await send(`${BASE}/games/${this.gameId}/events`, {
       headers, cache: 'no-store', credentials: 'omit', signal: controller.signal,
     });
     if (NO_STREAM.has(response.status)) throw new NoStream(`HTTP ${response.status}`);
+    if (response.status === 401) {
+      const body = await response.json().catch(() => null);
+      if (replacedToken(401, body)) throw new Replaced(token);
+    }
     const retryAfter = Number(response.headers.get('Retry-After'));
     if ((response.status === 429 || response.status === 503) && retryAfter > 0) {
       throw new ComeBackLater(response.status, retryAfter);

@@ -7,7 +7,7 @@
 
 import {loadMoves, moveForm, askedIn} from './moves.js';
 import {h, replace, modal, field, toast} from './dom.js';
-import {Api, unreachable} from './api.js';
+import {Api, Problem, access, unreachable} from './api.js';
 import {Intents} from './intents.js';
 import {askAgain} from './actions.js';
 import {t, langSwitch, onLangChange, setDocumentLang} from './i18n.js';
@@ -43,6 +43,7 @@ const intents = new Intents(gameId);
 let payEl = null; // the pay form, kept while the player is typing into it
 let live = null; // the game's stream, while the page follows it
 let forgotten = null; // the player's and the game's names once this device forgot the link
+let replacedBy = null; // the game's name once the server said this link was replaced
 
 function topbar() {
   replace(top, h('div', {class: 'brand-row'},
@@ -105,6 +106,10 @@ function draw() {
   setDocumentLang();
   if (forgotten) {
     drawForgotten();
+    return;
+  }
+  if (replacedBy) {
+    drawReplaced();
     return;
   }
   topbar();
@@ -209,6 +214,38 @@ function drawForgotten() {
     h('p', {class: 'muted'}, t('dv_come_back'))));
   main.focus();
 }
+
+/**
+ * The banker made a new link for this player (a lost or shared phone): the server answers this
+ * token 401 `replaced`, on any request or the stream (api.js `access`). The page stops
+ * following the game and says so, in the player's words; the new link, opened or scanned,
+ * replaces the one this device keeps.
+ */
+function linkReplaced() {
+  if (replacedBy || forgotten) return;
+  replacedBy = {game: ctx ? ctx.game.name : ''};
+  if (live) live.stop();
+  live = null;
+  connection.follow(null);
+  for (const dialog of document.querySelectorAll('dialog[open]')) dialog.close();
+  ctx = null;
+  statement = null;
+  payEl = null;
+  drawReplaced();
+}
+
+function drawReplaced() {
+  setDocumentLang();
+  document.title = 'tablebank';
+  topbar();
+  replace(main, h('section', {class: 'card', dataset: {testid: 'link-replaced'}},
+    h('h1', {}, t('link_replaced_title')),
+    replacedBy.game ? h('p', {class: 'muted'}, replacedBy.game) : null,
+    h('p', {}, t('link_replaced_text'))));
+  main.focus();
+}
+
+access.addEventListener('replaced', linkReplaced);
 
 /** Paying out of one's own account: a payment to anyone, or rent for a deed landed on. Both
  * are the moves' forms (moves.js) with this player's account in them: what the server lists
@@ -351,6 +388,7 @@ async function start() {
       draw();
       break;
     } catch (err) {
+      if (replacedBy || (err instanceof Problem && err.body.replaced)) return;
       if (!unreachable(err)) {
         replace(main, h('section', {class: 'card'}, h('h1', {}, t('something_wrong')),
           problemView({name: (x) => x, money: (x) => String(x)}, err)));
@@ -418,7 +456,7 @@ store.onForgotten(({forgot, game, player}) => {
   if (game === gameId && (forgot === 'game' || player === me)) forgetDevice({told: true});
 });
 
-onLangChange(() => { if (ctx || forgotten) draw(); else if (!started) start(); });
+onLangChange(() => { if (ctx || forgotten || replacedBy) draw(); else if (!started) start(); });
 showBanner(() => (ctx && ctx.stale ? t('net_last_seen', {seq: ctx.game.last_seq}) : null));
 registerWorker();
 start();

@@ -357,7 +357,7 @@ function changeText(ctx, c) {
 /** Everything the log keeps of a transaction, for the expanded row of the history. */
 export function txnDetails(ctx, txn) {
   return h('div', {class: 'txn-details'},
-    h('p', {class: 'small muted'}, `${t('recorded_by')} ${txn.by === 'banker' ? t('banker') : ctx.name(txn.by)} · ${fmtTime(txn.at, locale())}`),
+    h('p', {class: 'small muted'}, `${t('recorded_by')} ${byWhom(ctx, txn.by)} · ${fmtTime(txn.at, locale())}`),
     txn.memo ? h('p', {class: 'memo'}, txn.memo) : null,
     txn.voided_by ? h('p', {class: 'warn'}, t('voided_by', {seq: txn.voided_by})) : null,
     h('h4', {}, t('postings')),
@@ -507,4 +507,12 @@ export function liquidationView(ctx, liq) {
 export function standingsView(ctx, standings) {
   return h('ol', {class: 'standings'}, standings.map((s) => h('li', {},
     h('span', {class: 'rank'}, `${s.rank}.`), ' ', h('strong', {}, ctx.name(s.player)), ' ', ctx.money(s.score))));
+}
+
+/** Who recorded a transaction, in the page's words: the banker, the server's admin (a game
+ * closed by the admin token: `finish`), or a player by name. */
+function byWhom(ctx, by) {
+  if (by === 'banker') return t('banker');
+  if (by === 'admin') return t('server_admin');
+  return ctx.name(by);
 }
