@@ -9,7 +9,7 @@ import hmac
 from flask import current_app, g, request
 
 from api.bank import tablebank
-from ledger.errors import LedgerError, Unauthorized
+from ledger.errors import LedgerError, NotFound, Unauthorized
 from ledger.transactions.declare import ADMIN
 
 # The app's configuration key of the admin token (``tablebank serve --admin-token-file F``).
@@ -33,6 +33,8 @@ def authorize_game() -> None:
     bank = tablebank()
     given = bearer_token()
     if is_admin_token(given):
+        if bank.purged.holds(game):  # a game still in this process's caches: gone all the same
+            raise NotFound(f"no game {game}: it was purged")
         bank.version(game)  # 404 for a game this server does not hold
         g.role = ADMIN
         return

@@ -497,7 +497,8 @@ def purge(args: argparse.Namespace) -> int:
     if purged and not args.no_vacuum and not is_postgres(args.db):
         smaller = vacuum(Path(args.db))
     fault = f", {kept} kept for the faults above" if kept else ""
-    print(f"purge: {purged} games purged{fault}{smaller}", flush=True)
+    games = "1 game" if purged == 1 else f"{purged} games"
+    print(f"purge: {games} purged{fault}{smaller}", flush=True)
     return 1 if kept else 0
 
 

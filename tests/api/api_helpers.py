@@ -21,8 +21,8 @@ from api import create_app
 from api.bank import EXTENSION
 
 
-def serving_app(db: str) -> Iterator[Flask]:
-    app = create_app({"TESTING": True, "TABLEBANK_DB": db})
+def serving_app(db: str, **config: Any) -> Iterator[Flask]:
+    app = create_app({"TESTING": True, "TABLEBANK_DB": db, **config})
     yield app
     app.extensions[EXTENSION].close()  # its connections, before the database goes
 
