@@ -69,16 +69,22 @@ def waiting(group: GroupCommit) -> int:
         return len(group._waiting)
 
 
+def until_waiting(group: GroupCommit, writes: int) -> None:
+    """Wait (5 s at most) until ``writes`` writes wait for the commit: a leader's gather that
+    holds the commit until the others have joined it."""
+    for _ in range(1000):
+        if waiting(group) == writes:
+            return
+        threading.Event().wait(0.005)
+
+
 def test_writes_of_several_games_that_arrive_together_share_one_commit(bank: TableBank) -> None:
     games = [new_game(bank, f"g{n}") for n in range(4)]
     group = bank.writing.group_commit
 
     # The leader waits in gather until the other three writes are waiting behind it.
     def gather() -> None:
-        for _ in range(1000):
-            if waiting(group) == len(games):
-                break
-            threading.Event().wait(0.005)
+        until_waiting(group, len(games))
         gather.called += 1  # type: ignore[attr-defined]
 
     gather.called = 0  # type: ignore[attr-defined]
@@ -103,10 +109,7 @@ def test_each_commit_tells_how_many_writes_it_saved(store_env: dict[str, str]) -
         group = bank.writing.group_commit
 
         def gather() -> None:
-            for _ in range(1000):
-                if waiting(group) == len(games):
-                    break
-                threading.Event().wait(0.005)
+            until_waiting(group, len(games))
 
         group.gather = gather
         record_at_once(bank, games)
@@ -134,10 +137,7 @@ def test_a_write_that_clashes_with_another_process_fails_alone_and_is_retried(
             # Every write is drafted and waiting: the other server now records on game 0, so
             # the version game 0's write would take is taken, and the commit of all three
             # fails whole.
-            for _ in range(1000):
-                if waiting(group) == len(games):
-                    break
-                threading.Event().wait(0.005)
+            until_waiting(group, len(games))
             if not clashed[0]:
                 clashed[0] = True
                 other.record(games[0], PAY)
@@ -201,10 +201,7 @@ def test_a_store_error_in_a_commit_of_several_reaches_only_its_own_write(
     monkeypatch.setattr(bank.storage, "_record", record)
 
     def gather() -> None:
-        for _ in range(1000):
-            if waiting(group) == len(games):
-                break
-            threading.Event().wait(0.005)
+        until_waiting(group, len(games))
 
     group.gather = gather
     told: list[int] = []
@@ -254,10 +251,7 @@ def test_a_game_the_store_refused_is_saved_apart_from_the_next_commits(
         bank.record(games[1], PAY)  # alone: refused, and game 1 is kept apart for a while
 
     def gather() -> None:
-        for _ in range(1000):
-            if waiting(group) == len(games):
-                break
-            threading.Event().wait(0.005)
+        until_waiting(group, len(games))
 
     group.gather = gather
     commits.clear()
