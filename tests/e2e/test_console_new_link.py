@@ -133,8 +133,12 @@ def test_screens_of_a_new_link_at_phone_and_laptop_sizes(
         expect(dialog).to_have_count(0)
         for qr in banker.locator(".link-card img.qr").all():
             expect(qr).to_have_attribute("src", re.compile("^blob:"))
-        row = banker.locator(".link-card[data-player=p2]")
-        row.scroll_into_view_if_needed()
+        # Scrolled to in one go in the page: the cards are drawn again as the new link comes
+        # (a locator's scroll met a card already replaced: "not attached to the DOM").
+        banker.wait_for_function(
+            "() => { const row = document.querySelector('.link-card[data-player=p2]');"
+            " if (row) row.scrollIntoView({block: 'center'}); return !!row; }"
+        )
         banker.wait_for_function(
             "() => [...document.querySelectorAll('.link-card img.qr')].every(i => i.complete)"
         )
