@@ -17,6 +17,7 @@ import uuid
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
+from eventsourcing.persistence import PersistenceError
 from flask import Flask, Response, g, request
 from werkzeug.middleware.proxy_fix import ProxyFix
 
@@ -30,7 +31,7 @@ from api import (
     stats,  # noqa: F401 - adds the statistics to audit_blp
 )
 from api.audit import audit_blp, import_blp
-from api.bank import EXTENSION
+from api.bank import EXTENSION, LATER, OpenLater
 from api.console import console_blp
 from api.docs import docs_blp
 from api.framework import TableBankApi
@@ -51,7 +52,7 @@ from api.pocket_files import pocket_blp
 from api.rulesets import parameters_blp, rulesets_blp
 from api.transactions import transactions_blp
 from ledger.application import TableBank
-from ledger.store import DEFAULT_DB, persistence_env
+from ledger.store import DEFAULT_DB, persistence_env, store_unavailable
 
 DEFAULTS: dict[str, Any] = {
     "MAX_CONTENT_LENGTH": 64 * 1024,
@@ -101,12 +102,21 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.config.from_mapping(config or {})
     app.json.sort_keys = False  # type: ignore[attr-defined]  # keep seat and board order
     counts = app.extensions[metrics.METRICS] = metrics.for_app(app.config)
-    bank = TableBank(
-        env=persistence_env(app.config["TABLEBANK_DB"]),
-        gather=gather_writes,
-        committed=counts.group_commit if counts.enabled else None,
-    )
-    app.extensions[EXTENSION] = bank
+
+    def open_bank() -> TableBank:
+        return TableBank(
+            env=persistence_env(app.config["TABLEBANK_DB"]),
+            gather=gather_writes,
+            committed=counts.group_commit if counts.enabled else None,
+        )
+
+    try:
+        app.extensions[EXTENSION] = open_bank()
+    except PersistenceError as error:
+        if not store_unavailable(error):
+            raise
+        app.logger.warning("the store does not answer; serving 503 until it does: %s", error)
+        app.extensions[LATER] = OpenLater(open_bank, error)
     app.extensions[LIMITER] = game_limiter(int(app.config["TABLEBANK_GAMES_PER_MINUTE"]))
     app.extensions[IMPORT_BUDGET] = import_budget(int(app.config["TABLEBANK_IMPORT_MIB_PER_HOUR"]))
     app.extensions[POOL] = CpuPool(int(app.config["TABLEBANK_IMPORT_SLOTS"]))

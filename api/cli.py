@@ -49,6 +49,7 @@ from typing import Any, TextIO
 from urllib.parse import urlsplit
 
 import segno
+from eventsourcing.persistence import PersistenceError
 from gunicorn import glogging
 from gunicorn.app.base import BaseApplication
 from rich.console import Console, Group
@@ -76,6 +77,7 @@ from ledger.store import (
     persistence_env,
     redact,
     shared_access,
+    store_unavailable,
 )
 from schemas.audit import import_errors
 
@@ -251,11 +253,15 @@ class _Server(BaseApplication):  # type: ignore[misc]
         while the event loop still runs, not in a finaliser at interpreter exit."""
         app = getattr(self, "app", None)
         if app is not None:
-            from api.bank import EXTENSION
+            from api.bank import EXTENSION, LATER
 
+            app.extensions.pop(LATER, None)  # a stopping worker opens no store
             # Dropped here, so that its finaliser runs now too and not at interpreter exit,
             # when gevent can no longer take a lock.
-            app.extensions.pop(EXTENSION).close()
+            bank = app.extensions.pop(EXTENSION, None)  # none if the store never answered
+            if bank is not None:
+                bank.close()
+            del bank
             self.app = None
             gc.collect()
 
@@ -1041,6 +1047,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     except NewerStore as error:
         print(f"tablebank: {error}", file=sys.stderr)
         return 2
+    except PersistenceError as error:
+        if not store_unavailable(error):
+            raise
+        # PostgreSQL away when a command (or a server) starts: a sentence, not a traceback.
+        print(f"tablebank: the store does not answer: {error}", file=sys.stderr)
+        return 1
     except (CommandFailed, LedgerError) as error:
         detail = error.detail if isinstance(error, LedgerError) else str(error)
         seq = error.extra.get("seq") if isinstance(error, LedgerError) else None

@@ -6,6 +6,7 @@ recorder, the LAN address by a fixed one.
 from __future__ import annotations
 
 import io
+import socket
 from typing import Any
 
 import pytest
@@ -243,3 +244,17 @@ def test_a_bad_value_in_the_environment_is_refused_naming_the_variable(
     assert exited.value.code == 2
     assert f"${name}" in capsys.readouterr().err
     assert started == []
+
+
+def test_serve_while_its_postgresql_does_not_answer_says_so_in_a_sentence(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    with socket.socket() as closed:  # a port nothing listens on: PostgreSQL away
+        closed.bind(("127.0.0.1", 0))
+        port = closed.getsockname()[1]
+    db = f"postgresql://tablebank:secret-password@127.0.0.1:{port}/tablebank"
+    status = cli.main(["serve", "--host", "127.0.0.1", "--port", "8003", "--db", db])
+    err = capsys.readouterr().err
+    assert status == 1
+    assert err.startswith("tablebank: the store does not answer: "), err
+    assert "Traceback" not in err and "secret-password" not in err

@@ -225,14 +225,16 @@ class Server:
                 pytest.fail(f"processes of group {group} outlived their server", pytrace=False)
             time.sleep(POLL)
 
+    def workers(self) -> list[int]:
+        """The live processes of the server's group but the arbiter: its workers, now."""
+        assert self.process is not None, "the server is not running"
+        return [pid for pid in _live_members(self.process.pid) if pid != self.process.pid]
+
     def workers_rss_mib(self) -> float:
         """The resident memory of the server's workers now, in MiB (every process of its group
         but the arbiter), read from ``/proc``."""
-        assert self.process is not None, "the server is not running"
         total_kib = 0
-        for pid in _live_members(self.process.pid):
-            if pid == self.process.pid:
-                continue
+        for pid in self.workers():
             with contextlib.suppress(OSError):  # ended while we looked
                 for line in Path(f"/proc/{pid}/status").read_text().splitlines():
                     if line.startswith("VmRSS:"):

@@ -11,6 +11,8 @@ starts with 1,500 and a salary is 200.
 
 from __future__ import annotations
 
+import os
+import signal
 import threading
 import time
 from collections.abc import Iterator
@@ -19,7 +21,7 @@ from urllib.parse import urlsplit
 
 import pytest
 from cable import Cable
-from server import Answer, Server
+from server import TRANSPORT_ERRORS, Answer, Server
 from stores import PostgresStore
 
 pytestmark = pytest.mark.e2e
@@ -115,3 +117,45 @@ def test_a_hung_postgres_holds_its_requests_not_the_worker(
         waiting.join(timeout=30)
     assert [answer.status for answer in answers] == [201]
     assert cash_of_p1(server, game) == STARTING_CASH + 2 * SALARY
+
+
+def test_a_worker_started_while_postgres_is_away_serves_503_until_it_is_back(
+    cabled: tuple[Server, Cable],
+) -> None:
+    server, cable = cabled
+    game = server.call("POST", "/api/v1/games", NEW_GAME).body
+    assert salary(server, game, "k0").status == 201
+    assert server.process is not None
+    (worker,) = server.workers()
+
+    cable.unplug()
+    # gunicorn replaces a worker it lost (here killed; in life its timeout, a crash, the
+    # kernel's OOM killer): the new one cannot reach PostgreSQL as it starts. It used to fail
+    # to boot, and gunicorn stopped the whole server for it.
+    os.kill(worker, signal.SIGKILL)
+    deadline = time.monotonic() + 30
+    while server.workers() in ([], [worker]) or not server_is_up(server):
+        assert server.process.poll() is None, server.log_tail()
+        assert time.monotonic() < deadline, server.log_tail()
+        time.sleep(0.2)
+    ready = server.call("GET", "/readyz")
+    assert ready.status == 503 and ready.body["type"].endswith("/storage_unavailable"), ready
+    answer = salary(server, game, "k1")
+    assert answer.status == 503 and int(answer.headers["retry-after"]) > 0, answer
+
+    cable.plug()  # PostgreSQL back: the worker opens its store on a request
+    plugged = time.monotonic()
+    while (answer := salary(server, game, "k1")).status == 503:
+        assert time.monotonic() - plugged < 5.0, answer
+        time.sleep(0.2)
+    assert answer.status == 201, answer
+    assert server.call("GET", "/readyz").status == 200
+    assert server.process.poll() is None
+    assert cash_of_p1(server, game) == STARTING_CASH + 2 * SALARY  # k0 and k1, once each
+
+
+def server_is_up(server: Server) -> bool:
+    try:
+        return server.call("GET", "/healthz").status == 200
+    except TRANSPORT_ERRORS:
+        return False
