@@ -120,6 +120,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.extensions[LIMITER] = game_limiter(int(app.config["TABLEBANK_GAMES_PER_MINUTE"]))
     app.extensions[IMPORT_BUDGET] = import_budget(int(app.config["TABLEBANK_IMPORT_MIB_PER_HOUR"]))
     app.extensions[POOL] = CpuPool(int(app.config["TABLEBANK_IMPORT_SLOTS"]))
+    app.extensions[POOL].start()
     app.extensions[heavy.HEAVY] = heavy.HeavyReads(
         int(app.config["TABLEBANK_READ_SLOTS"]),
         cache_bytes=int(app.config["TABLEBANK_READ_CACHE_BYTES"]),

@@ -1,4 +1,4 @@
-"""CPU work off the event loop: an import's checks and rebuild, one import at a time.
+"""CPU work off the event loop: an import's parsing, checks and rebuild, one import at a time.
 
 ``tablebank serve`` runs gunicorn's gevent worker: every request of a worker process runs on
 one thread, switching between greenlets only when one waits. A large import is seconds of
@@ -10,9 +10,16 @@ whole time: every other request of the worker waited behind it (a payment 5.7 s 
   for it while the event loop serves the others. CPython's GIL still lets one thread compute
   at a time, but hands it to a thread that asks within a few milliseconds
   (``sys.getswitchinterval``), so an honest request waits milliseconds, not the whole import.
+- While a job computes there, the interpreter hands the GIL over every ``TURN_SECONDS`` (half
+  a millisecond) instead of every 5 ms: the loop gives the GIL up at each of a write's store
+  calls and socket waits, and waited up to 5 ms each time to get it back: a write on another
+  game took 66 ms (p50) beside an import of 30,000 transactions, 12 ms now, the import 8 %
+  longer.
 - An import holds one of ``slots`` (``TABLEBANK_IMPORT_SLOTS``, ``--import-slots``, 1 by
-  default) from the moment its body has arrived until its answer: parsing the body, the work
-  on the pool's thread, and the save, which runs in the loop. One slot, because a save of
+  default) from the moment its body has arrived until its answer: the parsing of its body
+  and its check by the schema (``api.framework``: a body over 256 KiB), the checks and
+  rebuild, each a job on the pool's thread, then the save, which runs in the loop a thousand
+  events at a time (``ledger.setup.SAVED_AT_ONCE``). One slot, because a save of
   thousands of events makes one SQLite call per event, each giving up the GIL and asking for
   it again: with another import computing on a thread meanwhile, each call waited out that
   thread's turn and the save, which holds the loop, took seconds instead of a fraction of one.
@@ -35,17 +42,25 @@ A job on the pool's thread must not wait on a lock made after gevent patched ``t
 
 from __future__ import annotations
 
+import contextlib
 import math
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+from flask import current_app
 from werkzeug.exceptions import ServiceUnavailable
+
+from ledger.reading import gc_paused
 
 POOL = "tablebank.cpu_pool"
 DEFAULT_SLOTS = 1
 WAIT_SECONDS = 30.0  # how long an import waits for a slot before it is refused
+
+# How often the GIL changes hands while a job computes on a native thread (CPython's default:
+# 5 ms, ``sys.getswitchinterval``).
+TURN_SECONDS = 0.0005
 
 # The longest a group commit's leader waits for other writes to join (``gather_writes``).
 GATHER_SECONDS = 0.01
@@ -72,7 +87,8 @@ def gather_writes() -> None:
     under gevent, until the event loop has nothing else to run, so that every request whose
     bytes have arrived reaches its save and joins the commit, but never more than
     ``GATHER_SECONDS`` (requests that never stop arriving do not hold the commit back);
-    outside gevent, nothing."""
+    outside gevent, nothing. An import's save waits for it too between two of its store
+    transactions (``SetUp.save_new_game``), so that other tables' writes are served."""
     if under_gevent():
         import gevent
 
@@ -89,6 +105,16 @@ class CpuPool:
         self.slots = slots
         self.wait = wait
         self._free: Any = None  # gevent's semaphore, made in the worker that uses it
+        self._computing = 0  # jobs on native threads now
+        self._switch = sys.getswitchinterval()
+
+    def start(self) -> None:
+        """Under gevent, start gevent's pool of native threads now, as the worker starts:
+        made at the first import, it held the loop 70 ms (its modules imported)."""
+        if under_gevent():
+            import gevent
+
+            gevent.get_hub().threadpool  # noqa: B018 - made on first use
 
     def hold(self) -> bool:
         """Take a slot under gevent (``Busy`` if none frees up in time); whether one was taken:
@@ -118,7 +144,8 @@ class CpuPool:
             return job(*args)
         import gevent
 
-        outcome = gevent.get_hub().threadpool.apply(carried, (job, args))
+        with self._quick_turns():
+            outcome = gevent.get_hub().threadpool.apply(carried, (job, args))
         if not isinstance(outcome, Raised):
             return outcome
         error, outcome = outcome.error, None
@@ -128,6 +155,26 @@ class CpuPool:
             # The traceback holds this frame: no cycle through it keeps the job's arguments
             # (a whole imported log) until the collector runs.
             del error
+
+    @contextlib.contextmanager
+    def _quick_turns(self) -> Iterator[None]:
+        """The GIL handed over every ``TURN_SECONDS`` while any job computes, as before after."""
+        if not self._computing:
+            self._switch = sys.getswitchinterval()
+            sys.setswitchinterval(TURN_SECONDS)
+        self._computing += 1
+        try:
+            yield
+        finally:
+            self._computing -= 1
+            if not self._computing:
+                sys.setswitchinterval(self._switch)
+
+
+def cpu_pool() -> CpuPool:
+    """The app's pool for CPU-bound work."""
+    pool: CpuPool = current_app.extensions[POOL]
+    return pool
 
 
 @dataclass(frozen=True)
@@ -139,8 +186,14 @@ class Raised:
 
 def carried(job: Callable[..., T], args: tuple[Any, ...]) -> T | Raised:
     """``job(*args)``, or the exception it raised: never raised on the pool's thread, where
-    gevent's hub would print its traceback."""
-    try:
-        return job(*args)
-    except Exception as error:
-        return Raised(error)
+    gevent's hub would print its traceback.
+
+    The collector of reference cycles is paused meanwhile (``gc_paused``): a job builds
+    millions of objects that stay alive (a parsed log), and each of the collector's passes
+    over all of them, made while holding the GIL, held the event loop too, longer as they
+    grew (a write beside the parse of a 31 MB log: 52, then 78, 99, ... 180 ms)."""
+    with gc_paused():
+        try:
+            return job(*args)
+        except Exception as error:
+            return Raised(error)

@@ -85,7 +85,8 @@ class TableBank:
         committed: Callable[[int], None] | None = None,
     ) -> None:
         """``env``: the store (``ledger.store.persistence_env``); ``gather``: what a group
-        commit's leader waits for before it commits, ``committed``: what it tells the size of
+        commit's leader waits for before it commits (and an import's save between two of its
+        store transactions, ``SetUp.save_new_game``), ``committed``: what it tells the size of
         each commit (``ledger.commit``), none by default."""
         self.storage = Storage(env)
         # The store's layout, as this release reads it (an older one upgraded once; a newer
@@ -103,7 +104,7 @@ class TableBank:
         self.reading = Reading(self.storage)
         self.tokens = Tokens(self.storage, self.purged.holds)
         self.writing = Writing(self.storage, self.reading, status_log, gather, committed)
-        self.setup = SetUp(self.storage, self.tokens, games_log, status_log)
+        self.setup = SetUp(self.storage, self.tokens, games_log, status_log, gather)
         self.exchange = Exchange(self.storage, self.reading, self.setup)
         self.purging = Purging(self.storage, self.setup, purged_log)
 

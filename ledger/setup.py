@@ -7,7 +7,7 @@ from __future__ import annotations
 import logging
 import re
 import secrets
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -64,12 +64,35 @@ class GameStatusLogged(DomainEvent):
     status: str
 
 
+# An imported game's events are saved this many to a store transaction, the other requests
+# served between two (``SetUp.save_new_game``).
+SAVED_AT_ONCE = 1000
+SAVED_BYTES_AT_ONCE = 512 * 1024
+
+
 @dataclass
 class Encoded:
     """A new game's events and snapshots as the store keeps them, encoded ahead of the save."""
 
     events: list[StoredEvent]
     snapshots: list[StoredEvent]
+
+
+def batches(events: Sequence[StoredEvent]) -> list[list[StoredEvent]]:
+    """``events`` in order, in batches of ``SAVED_AT_ONCE`` events or ``SAVED_BYTES_AT_ONCE`` of
+    their state, whichever comes first (a snapshot of a long game is kilobytes: a thousand of
+    them held the loop for their commit); one empty batch if there are none."""
+    found: list[list[StoredEvent]] = []
+    batch: list[StoredEvent] = []
+    size = 0
+    for event in events:
+        if batch and (len(batch) == SAVED_AT_ONCE or size + len(event.state) > SAVED_BYTES_AT_ONCE):
+            found.append(batch)
+            batch, size = [], 0
+        batch.append(event)
+        size += len(event.state)
+    found.append(batch)
+    return found
 
 
 class SetUp:
@@ -81,8 +104,13 @@ class SetUp:
         tokens: Tokens,
         games_log: EventSourcedLog[GameListed],
         status_log: EventSourcedLog[GameStatusLogged],
+        between: Callable[[], None] | None = None,
     ) -> None:
+        """``between``: what an imported game's save waits for between two of its store
+        transactions (``save_new_game``): under a server's event loop, the other requests
+        served; nothing by default."""
         self._storage = storage
+        self._between = between or (lambda: None)
         self._tokens = tokens
         self.games_log = games_log
         self._status_log = status_log
@@ -128,12 +156,28 @@ class SetUp:
 
         ``encoded``: the game's events and snapshots already encoded for the store (an import
         does it off the event loop, ``Exchange.rebuild_import``); else they are encoded here.
+
+        An imported game's events go to the store ``SAVED_AT_ONCE`` to a transaction, with the
+        other requests served between two (``between``), its last ones in the transaction that
+        also saves its tokens and its line in the list: one transaction of 76,000 events held
+        the event loop, and on SQLite the store's one writer, for every other table's writes
+        (up to 4.4 s). Until that last transaction the game is nobody's: no token reaches it,
+        no list shows it, nothing follows its id (new, and never answered). A server stopped
+        in between leaves those events so: an import not answered, and read by nobody.
         """
         tokens, grants = self._tokens.issue(game)
-        self._save_retrying_log(game, grants, created, encoded)
+        last: list[StoredEvent] | None = None
+        if encoded is not None:
+            *ahead, last = batches(encoded.events)
+            for batch in ahead:
+                self._storage.recorder.insert_events(batch)
+                self._between()
+        self._save_retrying_log(game, grants, created, last)
         if encoded is not None and encoded.snapshots and self._storage.snapshots is not None:
             try:
-                self._storage.snapshots.recorder.insert_events(encoded.snapshots)
+                for batch in batches(encoded.snapshots):
+                    self._between()
+                    self._storage.snapshots.recorder.insert_events(batch)
             except Exception as error:  # the game is saved whole: a snapshot only speeds loads
                 if not store_unavailable(error):
                     raise
@@ -144,11 +188,13 @@ class SetUp:
         return view
 
     def _save_retrying_log(
-        self, game: Game, grants: list[Access], created: str, encoded: Encoded | None
+        self, game: Game, grants: list[Access], created: str, last: list[StoredEvent] | None
     ) -> None:
+        """The game's events (``last``: the last of them, encoded; else all, from the game),
+        its tokens and its line in the list, in one store transaction."""
         # Take the events once: a failed save has already taken them off the aggregates, and
         # a retry must save the game and its tokens again, not just its line in the list.
-        pending: list[Any] = [] if encoded is not None else list(game.collect_events())
+        pending: list[Any] = [] if last is not None else list(game.collect_events())
         for grant in grants:
             pending += grant.collect_events()
         for _ in range(WRITE_ATTEMPTS):
@@ -167,7 +213,7 @@ class SetUp:
                     self._status_log.trigger_event(game_id=game.id, status=game.state["status"])
                 )
             try:
-                if encoded is None:
+                if last is None:
                     self._storage.save(*pending, *logged)
                 else:
                     # What ``save`` does for events (the game is new: nothing is cached, no
@@ -175,7 +221,7 @@ class SetUp:
                     more = [
                         self._storage.mapper.to_stored_event(event) for event in (*pending, *logged)
                     ]
-                    self._storage.recorder.insert_events([*encoded.events, *more])
+                    self._storage.recorder.insert_events([*last, *more])
                 break
             except IntegrityError:
                 continue

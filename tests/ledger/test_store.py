@@ -5,13 +5,14 @@ from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any
 
 import psycopg
 import pytest
 from long_logs import long_log
 
 from ledger.application import TableBank
-from ledger.store import persistence_env, redact
+from ledger.store import PIPELINED_BYTES, persistence_env, redact
 
 
 def test_a_postgresql_url_gives_every_part_to_eventsourcing() -> None:
@@ -114,22 +115,32 @@ def test_banks_that_start_together_on_a_new_database_all_start(db_url: str) -> N
 def test_a_long_game_is_imported_whole_without_psycopgs_pipeline_mode(
     db_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """An import saves thousands of events in one insert. On PostgreSQL, sent in psycopg's
-    pipeline mode, 2,000 events (900 KB of state) could leave the client and its backend both
-    waiting to read, for good (``ledger.store.PIPELINED_BYTES``): such an insert goes without
-    it, and a write at the table (a few events) still takes it."""
-    pipelines: list[object] = []
+    """An import saves thousands of events, a thousand to an insert. On PostgreSQL, sent in
+    psycopg's pipeline mode, 2,000 events (900 KB of state) could leave the client and its
+    backend both waiting to read, for good (``ledger.store.PIPELINED_BYTES``): such an insert
+    goes without it, and a write at the table (a few events, as the import's last insert may
+    be) still takes it."""
+    pipelines: list[int] = []  # the bytes of state of the insert under way at each pipeline
+    inserting = {"bytes": 0}
     entered = psycopg.Connection.pipeline
 
     def pipeline(self: psycopg.Connection, *args: object, **kwargs: object) -> object:
-        pipelines.append(self)
+        pipelines.append(inserting["bytes"])
         return entered(self, *args, **kwargs)
 
     monkeypatch.setattr(psycopg.Connection, "pipeline", pipeline)
     with TableBank(env=persistence_env(db_url)) as bank:
+        insert = bank.storage.recorder.insert_events
+
+        def sized(events: Any, **kwargs: Any) -> Any:
+            inserting["bytes"] = sum(len(event.state) for event in events)
+            return insert(events, **kwargs)
+
+        monkeypatch.setattr(bank.storage.recorder, "insert_events", sized)
         log = long_log(2000)
         imported = bank.import_game(log)
-        assert pipelines == []
+        assert max(inserting.values()) > 0
+        assert all(0 < size <= PIPELINED_BYTES for size in pipelines), pipelines
         game = bank.game(imported["id"])
         # The set-up's transactions, then 2,000 payments of 1 between Ann and Bob, each way in
         # turn: each ends as it began, with the 1,500 of a classic game's start.
