@@ -41,7 +41,7 @@ import sys
 import tempfile
 import time
 from collections import deque
-from collections.abc import Iterator, Sequence
+from collections.abc import Generator, Iterator, Sequence
 from contextlib import closing
 from datetime import UTC, date, datetime
 from pathlib import Path
@@ -71,6 +71,7 @@ from ledger.exchange import replay_document, verify_document
 from ledger.purge import GameChanged, Purgeable
 from ledger.store import (
     DEFAULT_DB,
+    STORE_SECONDS,
     NewerStore,
     create_private,
     is_postgres,
@@ -203,6 +204,7 @@ def cooperative_psycopg() -> None:
     ``select``, so a query waiting on PostgreSQL stopped the whole worker: with PostgreSQL
     frozen, every request of the worker, ``/healthz`` too, waited until gunicorn killed it
     after its 30 s, and the worker it started then failed to boot and took the server down.
+    A query PostgreSQL stays silent on for ``STORE_SECONDS`` is given up (``answering``).
     """
     from gevent import monkey
 
@@ -210,7 +212,39 @@ def cooperative_psycopg() -> None:
     if waiting is None or not monkey.is_module_patched("select"):
         return
     if waiting.wait is getattr(waiting, "wait_c", None):
-        waiting.wait = waiting.wait_select
+        select_wait = waiting.wait_select
+
+        def wait(gen: Any, fileno: int, interval: float = 0.1, timeout: float | None = None) -> Any:
+            return select_wait(answering(gen), fileno, interval=interval, timeout=timeout)
+
+        waiting.wait = wait
+
+
+def answering(gen: Generator[Any, Any, Any]) -> Generator[Any, Any, Any]:
+    """``gen`` (psycopg's generator of one exchange with PostgreSQL, which its wait function
+    drives), ended with ``OperationalError`` once PostgreSQL has sent nothing and taken nothing
+    for ``STORE_SECONDS``: a hung PostgreSQL (its connections open, no answer) held each request
+    waiting on it until it came back, however long; now it is answered 503
+    ``storage_unavailable`` with ``Retry-After``, and its connection, left in the middle of
+    a query, is closed by the pool. An answer that keeps coming (a long game's events) is never
+    cut short: the bound is on silence, not on the whole exchange."""
+    import psycopg
+
+    heard = time.monotonic()
+    try:
+        waiting_for = next(gen)
+    except StopIteration as done:
+        return done.value
+    while True:
+        ready = yield waiting_for
+        if ready:
+            heard = time.monotonic()
+        elif time.monotonic() - heard > STORE_SECONDS:
+            raise psycopg.OperationalError(f"PostgreSQL has not answered for {STORE_SECONDS} s")
+        try:
+            waiting_for = gen.send(ready)
+        except StopIteration as done:
+            return done.value
 
 
 class _Server(BaseApplication):  # type: ignore[misc]

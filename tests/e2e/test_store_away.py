@@ -2,7 +2,8 @@
 PostgreSQL is away"): a write is answered 503 ``storage_unavailable`` with ``Retry-After``
 within seconds, not held, and none is lost or recorded twice; once PostgreSQL is back, the
 next write is recorded at once. A hung PostgreSQL holds the requests that wait on it, never the
-worker: ``/healthz`` answers meanwhile and ``/readyz`` says the store is away.
+worker: ``/healthz`` answers meanwhile and ``/readyz`` says the store is away; once it has said
+nothing for 3 s, they are answered 503 too.
 
 The server talks to PostgreSQL through a ``Cable`` the test pulls out or freezes, not by
 stopping the PostgreSQL every other test shares. Classic figures (docs/rules.md): each player
@@ -95,7 +96,7 @@ def test_writes_while_postgres_is_stopped_are_refused_within_seconds_and_none_is
     assert cash_of_p1(server, game) == STARTING_CASH + 3 * SALARY
 
 
-def test_a_hung_postgres_holds_its_requests_not_the_worker(
+def test_a_hung_postgres_has_its_requests_refused_within_seconds_and_holds_no_worker(
     cabled: tuple[Server, Cable],
 ) -> None:
     server, cable = cabled
@@ -103,8 +104,10 @@ def test_a_hung_postgres_holds_its_requests_not_the_worker(
     assert salary(server, game, "k0").status == 201
 
     cable.freeze()  # PostgreSQL hung: connections open, no answer
-    answers: list[Answer] = []
-    waiting = threading.Thread(target=lambda: answers.append(salary(server, game, "k1")))
+    answers: list[tuple[Answer, float]] = []
+    waiting = threading.Thread(
+        target=lambda: answers.append(timed(lambda: salary(server, game, "k1")))
+    )
     waiting.start()
     try:
         time.sleep(0.5)  # the write is waiting on PostgreSQL now
@@ -112,10 +115,25 @@ def test_a_hung_postgres_holds_its_requests_not_the_worker(
         assert (alive.status, took < 1.0) == (200, True), (alive, took)
         ready, took = timed(lambda: server.call("GET", "/readyz"))
         assert (ready.status, took < 3.0) == (503, True), (ready, took)
+        # The write: given up once PostgreSQL has said nothing for 3 s (it used to wait for
+        # as long as PostgreSQL hung), and its connection, in the middle of a query, closed.
+        waiting.join(timeout=30)
+        assert answers, "the write was still waiting 30 s after PostgreSQL hung"
+        ((answer, took),) = answers
+        assert answer.status == 503, answer
+        assert answer.body["type"].endswith("/storage_unavailable")
+        assert int(answer.headers["retry-after"]) > 0
+        assert took < 2 * REFUSED_WITHIN, f"answered after {took:.1f} s"
     finally:
         cable.thaw()
         waiting.join(timeout=30)
-    assert [answer.status for answer in answers] == [201]
+    # The client sends it again, with its key, once PostgreSQL answers: recorded once.
+    deadline = time.monotonic() + 10
+    while (again := salary(server, game, "k1")).status == 503:
+        assert time.monotonic() < deadline, again
+        time.sleep(0.2)
+    assert again.status == 201, again
+    assert salary(server, game, "k1").status == 201  # the same key: the same record
     assert cash_of_p1(server, game) == STARTING_CASH + 2 * SALARY
 
 
