@@ -18,7 +18,7 @@ whole time: every other request of the worker waited behind it (a payment 5.7 s 
 - An import holds one of ``slots`` (``TABLEBANK_IMPORT_SLOTS``, ``--import-slots``, 1 by
   default) from the moment its body has arrived until its answer: the parsing of its body
   and its check by the schema (``api.framework``: a body over 256 KiB), the checks and
-  rebuild, each a job on the pool's thread, then the save, which runs in the loop a thousand
+  rebuild, each a job on the pool's thread, then the save, which runs in the loop 250
   events at a time (``ledger.setup.SAVED_AT_ONCE``). One slot, because a save of
   thousands of events makes one SQLite call per event, each giving up the GIL and asking for
   it again: with another import computing on a thread meanwhile, each call waited out that
