@@ -303,17 +303,76 @@ def replays_beside_a_writer(
     }
 
 
+def import_beside_a_writer(
+    server: Server, writer_game: list[str], document: Path
+) -> dict[str, float]:
+    """(h): one client records payments on a game, 10 ms apart, while another imports
+    ``document`` (the largest log a server takes), on a server of one worker: the writer's
+    latencies from the import's start to its answer, the import's time, and how much the
+    worker's resident memory grew, against the document's size."""
+    body = document.read_bytes()
+    writer = Client(server.port, *writer_game)
+    for _ in range(WARM_UP):
+        writer.pay()
+    (worker,) = server.workers()
+    before = vm_rss_mib(worker)
+    answer: dict[str, Any] = {}
+
+    def post() -> None:
+        conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=600)
+        started = time.perf_counter()
+        conn.request("POST", "/api/v1/games/import", body, {"Content-Type": "application/json"})
+        response = conn.getresponse()
+        created = json.loads(response.read())
+        answer["seconds"] = time.perf_counter() - started
+        answer["status"] = response.status
+        answer["transactions"] = created.get("last_seq", 0)
+        conn.close()
+
+    importer = threading.Thread(target=post)
+    importer.start()
+    latencies = []
+    while importer.is_alive():
+        latencies.append(writer.pay())
+        time.sleep(0.01)
+    importer.join()
+    writer.close()
+    grown = vm_hwm_mib(worker) - before
+    document_mib = len(body) / 2**20
+    return {
+        "import_writer_p50_ms": percentile(latencies, 0.50) * 1000,
+        "import_writer_p99_ms": percentile(latencies, 0.99) * 1000,
+        "import_writer_max_ms": max(latencies) * 1000,
+        "import_writer_writes": len(latencies),
+        "import_errors": writer.errors + (answer["status"] != 201),
+        "import_large_seconds": answer["seconds"],
+        "import_large_us_per_txn": answer["seconds"] / max(answer["transactions"], 1) * 1e6,
+        "import_large_document_mib": document_mib,
+        "import_large_rss_growth_mib": grown,
+        "import_large_rss_over_document": grown / document_mib,
+    }
+
+
+def vm_rss_mib(pid: int) -> float:
+    with contextlib.suppress(OSError):
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    return 0.0
+
+
 def http_part(
     db: str,
     games: list[list[str]],
     long_game: list[str],
+    largest_log: Path,
     *,
     duration: float,
     samples: int,
     workers: int,
     warm_up: int = WARM_UP,
 ) -> dict[str, Any]:
-    """(a), (c) and (g) over HTTP and the server's part of (e), on one store."""
+    """(a), (c), (g) and (h) over HTTP and the server's part of (e), on one store."""
     out: dict[str, Any] = {}
     with serving(db, workers) as server:
         out.update(serial_latencies(server.port, games[0], long_game, samples, warm_up))
@@ -331,6 +390,9 @@ def http_part(
     with serving(db, workers) as server:
         kept = replays_beside_a_writer(server.port, games[1], long_game, duration)
         out.update({f"kept_{key}": value for key, value in kept.items()})
+    # (h) on a server of one worker: the import and the writer share its event loop.
+    with serving(db, 1) as server:
+        out.update(import_beside_a_writer(server, games[2], largest_log))
     return out
 
 

@@ -128,6 +128,23 @@ ROWS = (
         ".0f",
         at_most=0,
     ),
+    Row("import_writer_p50_ms", "(h) a write beside an import of 32 MiB: p50 ms", ".1f"),
+    Row(
+        "import_writer_p99_ms",
+        "(h) a write beside an import of 32 MiB: p99 ms",
+        ".1f",
+        at_most=100,
+    ),
+    Row("import_writer_max_ms", "(h) a write beside an import of 32 MiB: max ms", ".1f"),
+    Row("import_large_seconds", "(h) the import: s", ".1f"),
+    Row("import_large_us_per_txn", "(h) the import: µs a transaction", ".0f"),
+    Row(
+        "import_large_rss_over_document",
+        "(h) the worker's memory grown ÷ the document",
+        ".1f",
+        at_most=2,
+    ),
+    Row("import_errors", "(h) answers other than 201", ".0f", at_most=0),
     # (f): PostgreSQL only (benchmarks.scaleout); n/a on SQLite.
     Row("scaleout_one_tps", "(f) one server (1 worker), 8 tables: transactions/s", ",.0f"),
     Row("scaleout_one_cpu_tps", "(f) one server: transactions per server CPU second", ",.0f"),
