@@ -87,8 +87,8 @@ class Server:
     def peak_rss_mib(self) -> dict[str, float]:
         """Peak resident memory (VmHWM, what ``ru_maxrss`` reports) of the server's processes:
         the largest worker and all of them with the master."""
-        peaks = [vm_hwm_mib(pid) for pid in self.workers()]
-        master = vm_hwm_mib(self.process.pid)
+        peaks = [proc_mib(pid) for pid in self.workers()]
+        master = proc_mib(self.process.pid)
         return {"worker_mib": max(peaks, default=0.0), "total_mib": master + sum(peaks)}
 
     def cpu_seconds(self) -> float:
@@ -111,10 +111,12 @@ class Server:
                 self.process.wait()
 
 
-def vm_hwm_mib(pid: int) -> float:
+def proc_mib(pid: int, field: str = "VmHWM") -> float:
+    """A process's peak resident memory in MiB (``VmRSS``: its resident memory now), from
+    ``/proc``; 0 once it has ended."""
     with contextlib.suppress(OSError):
         for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-            if line.startswith("VmHWM:"):
+            if line.startswith(f"{field}:"):
                 return int(line.split()[1]) / 1024
     return 0.0
 
@@ -315,7 +317,7 @@ def import_beside_a_writer(
     for _ in range(WARM_UP):
         writer.pay()
     (worker,) = server.workers()
-    before = vm_rss_mib(worker)
+    before = proc_mib(worker, "VmRSS")
     answer: dict[str, Any] = {}
 
     def post() -> None:
@@ -337,7 +339,7 @@ def import_beside_a_writer(
         time.sleep(0.01)
     importer.join()
     writer.close()
-    grown = vm_hwm_mib(worker) - before
+    grown = proc_mib(worker) - before
     document_mib = len(body) / 2**20
     return {
         "import_writer_p50_ms": percentile(latencies, 0.50) * 1000,
@@ -351,14 +353,6 @@ def import_beside_a_writer(
         "import_large_rss_growth_mib": grown,
         "import_large_rss_over_document": grown / document_mib,
     }
-
-
-def vm_rss_mib(pid: int) -> float:
-    with contextlib.suppress(OSError):
-        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) / 1024
-    return 0.0
 
 
 def http_part(

@@ -58,6 +58,20 @@ def timed(call: object) -> tuple[Answer, float]:
     return answer, time.monotonic() - started
 
 
+def club_night(server: Server) -> dict[str, str]:
+    """A new game, its first salary (k0) recorded while PostgreSQL answers."""
+    game = server.call("POST", "/api/v1/games", NEW_GAME).body
+    assert salary(server, game, "k0").status == 201
+    return game
+
+
+def assert_refused_for_now(answer: Answer) -> None:
+    """503 ``storage_unavailable`` with a ``Retry-After``: nothing recorded, send it again."""
+    assert answer.status == 503, answer
+    assert answer.body["type"].endswith("/storage_unavailable"), answer
+    assert int(answer.headers["retry-after"]) > 0, answer
+
+
 def cash_of_p1(server: Server, game: dict[str, str]) -> int:
     state = server.call("GET", f"/api/v1/games/{game['id']}", token=game["banker_token"]).body
     return int(state["balances"]["p1"])
@@ -67,17 +81,14 @@ def test_writes_while_postgres_is_stopped_are_refused_within_seconds_and_none_is
     cabled: tuple[Server, Cable],
 ) -> None:
     server, cable = cabled
-    game = server.call("POST", "/api/v1/games", NEW_GAME).body
-    assert salary(server, game, "k0").status == 201
+    game = club_night(server)
 
     cable.unplug()  # PostgreSQL stopped: connections cut, new ones refused
     # Each refused at once or after the wait for a connection, never held: the first finds
     # its connection cut, the later ones wait for a new one (the pool's are all gone).
     for key in ("k1", "k1", "k2", "k2"):
         answer, took = timed(lambda key=key: salary(server, game, key))
-        assert answer.status == 503, answer
-        assert answer.body["type"].endswith("/storage_unavailable")
-        assert int(answer.headers["retry-after"]) > 0
+        assert_refused_for_now(answer)
         assert took < REFUSED_WITHIN, f"{key} answered after {took:.1f} s"
     ready, took = timed(lambda: server.call("GET", "/readyz"))
     assert (ready.status, took < 3.0) == (503, True), (ready, took)
@@ -100,8 +111,7 @@ def test_a_hung_postgres_has_its_requests_refused_within_seconds_and_holds_no_wo
     cabled: tuple[Server, Cable],
 ) -> None:
     server, cable = cabled
-    game = server.call("POST", "/api/v1/games", NEW_GAME).body
-    assert salary(server, game, "k0").status == 201
+    game = club_night(server)
 
     cable.freeze()  # PostgreSQL hung: connections open, no answer
     answers: list[tuple[Answer, float]] = []
@@ -120,9 +130,7 @@ def test_a_hung_postgres_has_its_requests_refused_within_seconds_and_holds_no_wo
         waiting.join(timeout=30)
         assert answers, "the write was still waiting 30 s after PostgreSQL hung"
         ((answer, took),) = answers
-        assert answer.status == 503, answer
-        assert answer.body["type"].endswith("/storage_unavailable")
-        assert int(answer.headers["retry-after"]) > 0
+        assert_refused_for_now(answer)
         assert took < 2 * REFUSED_WITHIN, f"answered after {took:.1f} s"
     finally:
         cable.thaw()
@@ -141,8 +149,7 @@ def test_a_worker_started_while_postgres_is_away_serves_503_until_it_is_back(
     cabled: tuple[Server, Cable],
 ) -> None:
     server, cable = cabled
-    game = server.call("POST", "/api/v1/games", NEW_GAME).body
-    assert salary(server, game, "k0").status == 201
+    game = club_night(server)
     assert server.process is not None
     (worker,) = server.workers()
 
@@ -157,9 +164,8 @@ def test_a_worker_started_while_postgres_is_away_serves_503_until_it_is_back(
         assert time.monotonic() < deadline, server.log_tail()
         time.sleep(0.2)
     ready = server.call("GET", "/readyz")
-    assert ready.status == 503 and ready.body["type"].endswith("/storage_unavailable"), ready
-    answer = salary(server, game, "k1")
-    assert answer.status == 503 and int(answer.headers["retry-after"]) > 0, answer
+    assert_refused_for_now(ready)
+    assert_refused_for_now(salary(server, game, "k1"))
 
     cable.plug()  # PostgreSQL back: the worker opens its store on a request
     plugged = time.monotonic()
