@@ -7,11 +7,14 @@ from __future__ import annotations
 
 import io
 import socket
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from api import cli, netaddr
+from api.bank import EXTENSION
+from ledger import ruleset, skeletons
 
 LAN = "192.168.1.20"
 # The compact terminal QR code of http://192.168.1.20:8000: version 2 (25 modules) with a quiet
@@ -258,3 +261,20 @@ def test_serve_while_its_postgresql_does_not_answer_says_so_in_a_sentence(
     assert status == 1
     assert err.startswith("tablebank: the store does not answer: "), err
     assert "Traceback" not in err and "secret-password" not in err
+
+
+def test_a_worker_builds_the_look_alike_table_and_the_rule_sets_as_it_starts(
+    tmp_path: Path,
+) -> None:
+    """Built at a worker's first name check or game, they held its event loop 0.1-0.2 s."""
+    skeletons._standing_for.cache_clear()
+    ruleset._load_built_in.cache_clear()
+    server = cli._Server({}, {"TABLEBANK_DB": str(tmp_path / "games.sqlite")})
+
+    app = server.load()  # what gunicorn calls in each worker as it starts
+
+    try:
+        assert skeletons._standing_for.cache_info().currsize == 1
+        assert ruleset._load_built_in.cache_info().currsize == len(ruleset.BUILT_IN)
+    finally:
+        app.extensions[EXTENSION].close()
