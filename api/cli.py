@@ -522,14 +522,15 @@ def check_importable(path: str | Path, document: Any) -> None:
 
 
 def purge(args: argparse.Namespace) -> int:
-    """Each finished game last written before the day exported, verified, then removed: a
-    line for each, then the total; exit status 1 if any game was kept for a fault."""
+    """Each finished game last written before the day exported, verified, then removed, and
+    the rows of each import never finished before it: a line for each, then the totals; exit
+    status 1 if any game was kept for a fault."""
     if not is_postgres(args.db) and not Path(args.db).is_file():
         raise CommandFailed(f"no database at {redact(args.db)}")
     folder = Path(args.export_to)
     if not folder.is_dir():
         raise CommandFailed(f"no folder {folder}: create it (mode 0700) first")
-    purged = kept = 0
+    purged = kept = unfinished = 0
     with TableBank(env=persistence_env(args.db)) as bank:
         for game in bank.purgeable(args.finished_before):
             try:
@@ -546,12 +547,24 @@ def purge(args: argparse.Namespace) -> int:
                 "verified)",
                 flush=True,
             )
+        # Imports a server stopped in the middle of: their rows, never a game anybody saw.
+        for game in bank.unfinished_imports(args.finished_before):
+            bank.remove_unfinished(game)
+            unfinished += 1
+            print(
+                f"removed {game.id}: an import never finished ({game.transactions} "
+                f"transactions saved on {game.last_written:%Y-%m-%d})",
+                flush=True,
+            )
     smaller = ""
-    if purged and not args.no_vacuum and not is_postgres(args.db):
+    if (purged or unfinished) and not args.no_vacuum and not is_postgres(args.db):
         smaller = vacuum(Path(args.db))
     fault = f", {kept} kept for the faults above" if kept else ""
     games = "1 game" if purged == 1 else f"{purged} games"
-    print(f"purge: {games} purged{fault}{smaller}", flush=True)
+    imports = ""
+    if unfinished:
+        imports = f", {unfinished} unfinished import{'s' if unfinished > 1 else ''} removed"
+    print(f"purge: {games} purged{imports}{fault}{smaller}", flush=True)
     return 1 if kept else 0
 
 

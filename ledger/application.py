@@ -156,6 +156,8 @@ class TableBank:
     # -- purge --------------------------------------------------------------------------------
     purgeable = Part("purging", Purging.purgeable)
     purge = Part("purging", Purging.purge)
+    unfinished_imports = Part("purging", Purging.unfinished_imports)
+    remove_unfinished = Part("purging", Purging.remove_unfinished)
 
     def close(self) -> None:
         """Stop following the store, then close it."""

@@ -14,6 +14,10 @@ The ``GamePurged`` event is appended before the rows go, so that SQLite never gi
 event a notification id (its rowid) that the purged rows had held and a follower of the
 notification log has already read past (``ledger.live``). PostgreSQL's ids come from a sequence.
 
+The rows an import left when its server stopped in the middle of its save (its first store
+transactions, never its list line nor its tokens: ``SetUp.save_new_game``) leave the same way,
+once they are older than the day a purge is given (``Purging.unfinished_imports``).
+
 A server that has the game's grants or the game in its caches learns of the purge from that
 log (``PurgedGames``), at most ``PURGE_CHECK_SECONDS`` later, and then answers 404.
 """
@@ -36,6 +40,7 @@ from eventsourcing.utils import get_topic
 
 from ledger.access import NAMESPACE, Access, ReissuedAccess, Seat
 from ledger.errors import NotFound
+from ledger.game import Game
 from ledger.setup import GameListed, GameStatusLogged, SetUp
 from ledger.storage import Storage
 from ledger.store import HAS_POSTGRES
@@ -54,7 +59,8 @@ PURGE_ATTEMPTS = 5
 
 
 class GamePurged(DomainEvent):
-    """A game that left the store whole: the transactions and head its verified export holds."""
+    """A game that left the store whole: the transactions and head its verified export holds;
+    or the rows of an import that never finished, removed (the transactions it had saved)."""
 
     game_id: UUID
     transactions: int
@@ -161,11 +167,45 @@ class Purging:
             )
         return found
 
+    def unfinished_imports(self, before: datetime) -> list[Purgeable]:
+        """The games of imports that never finished, their rows last written before
+        ``before``: a server stopped between two store transactions of the import's save
+        (``SetUp.save_new_game``) left the events of the first ones, in no list, with no
+        token, read by nobody. An import under way is such a game for a moment too: hence
+        ``before``, which a purge sets days ago."""
+        listed = {line["id"] for line in self._setup.list_games()}
+        found = []
+        for stored in self._select_topics(topics((Game.Created,)), states=False):
+            game_id = str(stored.originator_id)
+            if game_id in listed:
+                continue
+            game = self._storage.load_game(game_id)
+            if game.modified_on < before:
+                found.append(
+                    Purgeable(
+                        id=game_id,
+                        name=game.name,
+                        last_written=game.modified_on,
+                        version=game.version,
+                        transactions=game.last_seq,
+                        head=game.state["head"],
+                    )
+                )
+        return found
+
+    def remove_unfinished(self, game: Purgeable) -> int:
+        """Remove the rows of an import that never finished, in one transaction that logs it
+        as a purge (of the transactions it had saved); the rows removed."""
+        return self._removed(game)
+
     def purge(self, game: Purgeable) -> int:
         """Remove every row of a finished game, in one transaction that logs its purge;
         the rows removed. ``GameChanged`` if it was written to since ``game`` was read."""
         if self._storage.load_game(game.id).state["status"] != "finished":
             raise GameChanged(f"game {game.id} is active")  # never purged, whatever was read
+        return self._removed(game)
+
+    def _removed(self, game: Purgeable) -> int:
         owned = self.owned().pop(game.id, Owned(set(), set()))
         for _ in range(PURGE_ATTEMPTS):
             marker = self._log.trigger_event(
@@ -201,15 +241,18 @@ class Purging:
         snapshot_table = snapshots.recorder.events_table_name if snapshots is not None else ""  # type: ignore[attr-defined]
         return recorder, recorder.events_table_name, snapshot_table
 
-    def _select_topics(self, wanted: list[str]) -> Iterator[StoredEvent]:
+    def _select_topics(self, wanted: list[str], states: bool = True) -> Iterator[StoredEvent]:
+        """The stored events of these topics; without their states (empty) if not ``states``
+        (a game's first event holds its whole rule set)."""
         recorder, events, _ = self._tables()
         if isinstance(recorder, SQLiteAggregateRecorder):
+            state = "state" if states else "X''"  # an empty blob
             marks = ",".join("?" * len(wanted))
             with recorder.datastore.transaction(commit=False) as cursor:
                 raw = cursor.sqlite_cursor
                 raw.row_factory = None
                 raw.execute(
-                    "SELECT originator_id, originator_version, topic, state FROM "
+                    f"SELECT originator_id, originator_version, topic, {state} FROM "
                     f"{events} WHERE topic IN ({marks})",
                     wanted,
                 )
@@ -218,10 +261,15 @@ class Purging:
                 yield StoredEvent(UUID(oid), version, topic, state)
             return
         if HAS_POSTGRES and isinstance(recorder, PostgresAggregateRecorder):
+            state = "state" if states else "''::bytea"
             statement = SQL(
-                "SELECT originator_id, originator_version, topic, state FROM {}.{} "
+                "SELECT originator_id, originator_version, topic, {} FROM {}.{} "
                 "WHERE topic = ANY(%s)"
-            ).format(Identifier(recorder.datastore.schema), Identifier(events))
+            ).format(
+                SQL(state),  # a literal of ours
+                Identifier(recorder.datastore.schema),
+                Identifier(events),
+            )
             with (
                 recorder.datastore.get_connection() as connection,
                 connection.cursor(row_factory=tuple_row) as cursor,

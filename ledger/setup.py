@@ -164,7 +164,8 @@ class SetUp:
         the event loop, and on SQLite the store's one writer, for every other table's writes
         (up to 4.4 s). Until that last transaction the game is nobody's: no token reaches it,
         no list shows it, nothing follows its id (new, and never answered). A server stopped
-        in between leaves those events so: an import not answered, and read by nobody.
+        in between leaves those events so: an import not answered, read by nobody until a purge
+        removes them (``Purging.unfinished_imports``).
         """
         tokens, grants = self._tokens.issue(game)
         last: list[StoredEvent] | None = None

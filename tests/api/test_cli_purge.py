@@ -16,8 +16,11 @@ from uuid import UUID
 import pytest
 from api_helpers import serving_app
 from eventsourcing.application import EventSourcedLog
+from eventsourcing.persistence import OperationalError
+from long_logs import long_log
 
 from api.cli import main
+from ledger import setup
 from ledger.access import Access, Seat, hash_token
 from ledger.application import TableBank
 from ledger.exchange import verify_document
@@ -299,3 +302,52 @@ def test_a_day_that_is_no_date_is_refused_with_exit_status_2(
     assert exited.value.code == 2
     assert "'31/12/2025' is not a date: give it as YYYY-MM-DD (UTC)" in capsys.readouterr().err
     assert date.fromisoformat("2025-12-31")  # the form it asks for
+
+
+def test_the_rows_of_an_import_that_never_finished_are_removed_once_before_the_day(
+    bank: TableBank,
+    db_url: str,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A server stopped between two store transactions of an import's save left the events of
+    the first ones (``ledger.setup.SAVED_AT_ONCE``, 100 here): a game in no list, with no
+    token. Purge removes them, never an import that may still be under way (of the day)."""
+    active = bank.create_game("Still playing", "classic", PLAYERS)
+    monkeypatch.setattr(setup, "SAVED_AT_ONCE", 100)
+    recorder = bank.storage.recorder
+    insert = recorder.insert_events
+    inserts: list[int] = []
+
+    def stopped_at_the_third(events: Any, **kwargs: Any) -> Any:
+        inserts.append(len(events))
+        if len(inserts) == 3:
+            raise OperationalError("the server stopped")
+        return insert(events, **kwargs)
+
+    monkeypatch.setattr(recorder, "insert_events", stopped_at_the_third)
+    with pytest.raises(OperationalError):
+        bank.import_game(long_log(450))
+    monkeypatch.setattr(recorder, "insert_events", insert)
+    (left,) = bank.unfinished_imports(datetime.now(UTC) + timedelta(days=1))
+    assert len(recorder.select_events(UUID(left.id))) == 200  # two batches of 100 events
+    assert left.id not in game_ids(db_url)
+
+    status, out, _ = purge(db_url, tmp_path, capsys, before=date.today().isoformat())
+    assert (status, out) == (0, ["purge: 0 games purged"])  # of the day: maybe under way
+    assert len(recorder.select_events(UUID(left.id))) == 200
+
+    status, out, _ = purge(db_url, tmp_path, capsys)
+    assert status == 0
+    assert out[0] == (
+        f"removed {left.id}: an import never finished ({left.transactions} transactions "
+        f"saved on {left.last_written:%Y-%m-%d})"
+    )
+    assert out[1].startswith("purge: 0 games purged, 1 unfinished import removed"), out
+    assert len(out) == 2
+    assert recorder.select_events(UUID(left.id)) == []
+    assert list(tmp_path.iterdir()) == []  # nothing exported: it was never a game
+    assert bank.game(active["id"])["balances"]["p1"] == 1500  # the active game untouched
+    assert game_ids(db_url) == {active["id"]}
+    assert bank.unfinished_imports(datetime.now(UTC) + timedelta(days=1)) == []
