@@ -28,8 +28,14 @@ def tablebank() -> TableBank:
     later: OpenLater | None = current_app.extensions.get(LATER)
     if later is None:
         raise InterfaceError("the store is closed: this worker is stopping")
-    bank = current_app.extensions[EXTENSION] = later.open()
-    current_app.extensions.pop(LATER, None)
+    bank = later.open()
+    if current_app.extensions.get(LATER) is not later:
+        # The worker began to stop while the store was being opened (``worker_exit`` took
+        # away what it would have closed): this bank is nobody's to close later.
+        bank.close()
+        raise InterfaceError("the store is closed: this worker is stopping")
+    current_app.extensions[EXTENSION] = bank
+    del current_app.extensions[LATER]
     return bank
 
 

@@ -223,13 +223,18 @@ def cooperative_psycopg() -> None:
     waiting: Any = sys.modules.get("psycopg.waiting")
     if waiting is None or not monkey.is_module_patched("select"):
         return
-    if waiting.wait is getattr(waiting, "wait_c", None):
-        select_wait = waiting.wait_select
+    if getattr(waiting.wait, "answering", False):
+        return  # done already
+    # psycopg's choice, unless it is the C wait (a worker's blocking one): then select's.
+    chosen = waiting.wait
+    if chosen is getattr(waiting, "wait_c", None):
+        chosen = waiting.wait_select
 
-        def wait(gen: Any, fileno: int, interval: float = 0.1, timeout: float | None = None) -> Any:
-            return select_wait(answering(gen), fileno, interval=interval, timeout=timeout)
+    def wait(gen: Any, fileno: int, interval: float = 0.1, timeout: float | None = None) -> Any:
+        return chosen(answering(gen), fileno, interval=interval, timeout=timeout)
 
-        waiting.wait = wait
+    wait.answering = True  # type: ignore[attr-defined]
+    waiting.wait = wait
 
 
 def answering(gen: Generator[Any, Any, Any]) -> Generator[Any, Any, Any]:
@@ -549,7 +554,11 @@ def purge(args: argparse.Namespace) -> int:
             )
         # Imports a server stopped in the middle of: their rows, never a game anybody saw.
         for game in bank.unfinished_imports(args.finished_before):
-            bank.remove_unfinished(game)
+            try:
+                bank.remove_unfinished(game)
+            except GameChanged as why:  # written to since it was read: under way after all
+                print(f"kept {game.id}: {why}", file=sys.stderr, flush=True)
+                continue
             unfinished += 1
             print(
                 f"removed {game.id}: an import never finished ({game.transactions} "

@@ -62,6 +62,9 @@ WAIT_SECONDS = 30.0  # how long an import waits for a slot before it is refused
 # 5 ms, ``sys.getswitchinterval``).
 TURN_SECONDS = 0.0005
 
+# The jobs computing now, in every pool of the process, and the interval they found.
+_TURNS: dict[str, Any] = {"computing": 0, "switch": sys.getswitchinterval()}
+
 # The longest a group commit's leader waits for other writes to join (``gather_writes``).
 GATHER_SECONDS = 0.01
 
@@ -105,8 +108,6 @@ class CpuPool:
         self.slots = slots
         self.wait = wait
         self._free: Any = None  # gevent's semaphore, made in the worker that uses it
-        self._computing = 0  # jobs on native threads now
-        self._switch = sys.getswitchinterval()
 
     def start(self) -> None:
         """Under gevent, start gevent's pool of native threads now, as the worker starts:
@@ -156,19 +157,21 @@ class CpuPool:
             # (a whole imported log) until the collector runs.
             del error
 
+    @staticmethod
     @contextlib.contextmanager
-    def _quick_turns(self) -> Iterator[None]:
-        """The GIL handed over every ``TURN_SECONDS`` while any job computes, as before after."""
-        if not self._computing:
-            self._switch = sys.getswitchinterval()
+    def _quick_turns() -> Iterator[None]:
+        """The GIL handed over every ``TURN_SECONDS`` while any job of any pool computes (the
+        interval is the process's), as before once none does."""
+        if not _TURNS["computing"]:
+            _TURNS["switch"] = sys.getswitchinterval()
             sys.setswitchinterval(TURN_SECONDS)
-        self._computing += 1
+        _TURNS["computing"] += 1
         try:
             yield
         finally:
-            self._computing -= 1
-            if not self._computing:
-                sys.setswitchinterval(self._switch)
+            _TURNS["computing"] -= 1
+            if not _TURNS["computing"]:
+                sys.setswitchinterval(_TURNS["switch"])
 
 
 def cpu_pool() -> CpuPool:

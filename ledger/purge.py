@@ -28,7 +28,7 @@ import time
 from collections import defaultdict
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 from uuid import UUID, uuid5
 
@@ -54,6 +54,8 @@ if HAS_POSTGRES:
 PURGED_LOG_ID = uuid5(NAMESPACE, "purged games")
 # How long a server may go on answering from its caches for a game another process purged.
 PURGE_CHECK_SECONDS = 1.0
+# How long the rows of an import no list names are left alone: it may be under way.
+UNFINISHED_GRACE = timedelta(days=1)
 # Tries of a purge whose place in the log of purges another purge took meanwhile.
 PURGE_ATTEMPTS = 5
 
@@ -169,10 +171,13 @@ class Purging:
 
     def unfinished_imports(self, before: datetime) -> list[Purgeable]:
         """The games of imports that never finished, their rows last written before
-        ``before``: a server stopped between two store transactions of the import's save
-        (``SetUp.save_new_game``) left the events of the first ones, in no list, with no
-        token, read by nobody. An import under way is such a game for a moment too: hence
-        ``before``, which a purge sets days ago."""
+        ``before`` and ``UNFINISHED_GRACE`` ago at least: a server stopped between two store
+        transactions of the import's save (``SetUp.save_new_game``) left the events of the
+        first ones, in no list, with no token, read by nobody. An import under way is such a
+        game for a moment too (seconds; minutes at the most): one written since is left alone,
+        whatever day ``before`` says (a purge given tomorrow would have removed the first
+        events of an import a server was saving, and then answered 201 for it)."""
+        before = min(before, datetime.now(UTC) - UNFINISHED_GRACE)
         listed = {line["id"] for line in self._setup.list_games()}
         found = []
         for stored in self._select_topics(topics((Game.Created,)), states=False):

@@ -383,6 +383,13 @@ READY_SECONDS = 2.0
 STORE_SECONDS = 3
 
 
+# How long a write waits for the lock eventsourcing takes on PostgreSQL's table of events (the
+# order of the notification log) before PostgreSQL refuses it: 503 storage_unavailable, the
+# write rolled back and its backend freed, before a worker's own bound on a silent PostgreSQL
+# (``STORE_SECONDS``) would give up on it, unsure of its outcome, its backend still queued.
+LOCK_SECONDS = 2
+
+
 def answers(recorder: object, env: Any, within: float = READY_SECONDS) -> bool:
     """Whether the store answers a round trip within ``within`` seconds (``/readyz``).
 
@@ -595,6 +602,7 @@ def postgres_env(url: str) -> dict[str, str]:
     }
     query.pop("host", None)
     env["POSTGRES_CONNECT_TIMEOUT"] = str(STORE_SECONDS)  # unless the URL says otherwise
+    env["POSTGRES_LOCK_TIMEOUT"] = str(LOCK_SECONDS)  # likewise
     env.update({POSTGRES_PARAMS[name]: value for name, value in query.items()})
     return env
 

@@ -20,6 +20,7 @@ from eventsourcing.persistence import OperationalError
 from long_logs import long_log
 
 from api.cli import main
+from ledger import purge as purge_module
 from ledger import setup
 from ledger.access import Access, Seat, hash_token
 from ledger.application import TableBank
@@ -313,7 +314,8 @@ def test_the_rows_of_an_import_that_never_finished_are_removed_once_before_the_d
 ) -> None:
     """A server stopped between two store transactions of an import's save left the events of
     the first ones (``ledger.setup.SAVED_AT_ONCE``, 100 here): a game in no list, with no
-    token. Purge removes them, never an import that may still be under way (of the day)."""
+    token. Purge removes them, never an import that may still be under way (written within
+    a day, ``UNFINISHED_GRACE``), nor rows written on or after the day it is given."""
     active = bank.create_game("Still playing", "classic", PLAYERS)
     monkeypatch.setattr(setup, "SAVED_AT_ONCE", 100)
     recorder = bank.storage.recorder
@@ -330,12 +332,20 @@ def test_the_rows_of_an_import_that_never_finished_are_removed_once_before_the_d
     with pytest.raises(OperationalError):
         bank.import_game(long_log(450))
     monkeypatch.setattr(recorder, "insert_events", insert)
+    monkeypatch.setattr(purge_module, "UNFINISHED_GRACE", timedelta(0))
     (left,) = bank.unfinished_imports(datetime.now(UTC) + timedelta(days=1))
+    monkeypatch.setattr(purge_module, "UNFINISHED_GRACE", timedelta(days=1))
     assert len(recorder.select_events(UUID(left.id))) == 200  # two batches of 100 events
     assert left.id not in game_ids(db_url)
 
+    # Written within the day (UNFINISHED_GRACE): it may be under way, whatever day is given.
+    status, out, _ = purge(db_url, tmp_path, capsys)
+    assert (status, out) == (0, ["purge: 0 games purged"])
+    assert len(recorder.select_events(UUID(left.id))) == 200
+
+    monkeypatch.setattr(purge_module, "UNFINISHED_GRACE", timedelta(0))  # a day later
     status, out, _ = purge(db_url, tmp_path, capsys, before=date.today().isoformat())
-    assert (status, out) == (0, ["purge: 0 games purged"])  # of the day: maybe under way
+    assert (status, out) == (0, ["purge: 0 games purged"])  # written on or after the day
     assert len(recorder.select_events(UUID(left.id))) == 200
 
     status, out, _ = purge(db_url, tmp_path, capsys)

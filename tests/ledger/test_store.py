@@ -3,16 +3,20 @@ out of print, and servers that start together on a new database."""
 
 from __future__ import annotations
 
+import threading
+import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
 import psycopg
 import pytest
+from eventsourcing.persistence import OperationalError
 from long_logs import long_log
+from stores import PostgresStore
 
 from ledger.application import TableBank
-from ledger.store import PIPELINED_BYTES, persistence_env, redact
+from ledger.store import LOCK_SECONDS, PIPELINED_BYTES, persistence_env, redact
 
 
 def test_a_postgresql_url_gives_every_part_to_eventsourcing() -> None:
@@ -152,3 +156,47 @@ def test_a_long_game_is_imported_whole_without_psycopgs_pipeline_mode(
         bank.record(imported["id"], {"type": "payment", "from": "p1", "to": "p2", "amount": 5})
         assert bank.game(imported["id"])["balances"]["p2"] == 1505
         assert bool(pipelines) == db_url.startswith("postgresql")
+
+
+def test_a_url_sets_the_wait_for_the_events_lock_else_two_seconds() -> None:
+    assert persistence_env("postgresql://bank:pw@db/tables")["POSTGRES_LOCK_TIMEOUT"] == "2"
+    given = persistence_env("postgresql://bank:pw@db/tables?lock_timeout=7")
+    assert given["POSTGRES_LOCK_TIMEOUT"] == "7"
+
+
+def test_a_write_kept_from_the_events_lock_is_refused_after_two_seconds(
+    postgres: PostgresStore,
+) -> None:
+    """Another transaction holds PostgreSQL's lock on the events (as a long purge would): the
+    write is refused by PostgreSQL after LOCK_SECONDS, rolled back, not queued for good; once
+    the lock is let go, the same write is recorded (Ann 1,500 + a salary of 200)."""
+    db = postgres.new()
+    try:
+        with TableBank(env=persistence_env(db)) as bank:
+            game = bank.create_game("Club night", "classic", ["Ann", "Bob"])
+            recorder: Any = bank.storage.recorder
+            table = f"{recorder.datastore.schema}.{recorder.events_table_name}"
+            outcome: list[BaseException | None] = []
+
+            def salary() -> None:
+                try:
+                    bank.record(game["id"], {"type": "salary", "player": "p1"})
+                    outcome.append(None)
+                except OperationalError as error:
+                    outcome.append(error)
+
+            with psycopg.connect(postgres.url, autocommit=False) as other:
+                other.execute(f"LOCK TABLE {table} IN EXCLUSIVE MODE")
+                started = time.monotonic()
+                waiting = threading.Thread(target=salary)
+                waiting.start()
+                waiting.join(timeout=LOCK_SECONDS + 5.0)
+                took = time.monotonic() - started
+                other.rollback()  # let go, whatever happened: the write stops waiting
+                waiting.join()
+            assert isinstance(outcome[0], OperationalError), f"{outcome} after {took:.1f} s"
+            assert LOCK_SECONDS <= took < LOCK_SECONDS + 2.0, took
+            bank.record(game["id"], {"type": "salary", "player": "p1"})
+            assert bank.game(game["id"])["balances"]["p1"] == 1700
+    finally:
+        postgres.drop(db)
