@@ -154,20 +154,22 @@ class Purging:
         for listed in self._setup.list_games():
             if listed["status"] != "finished":
                 continue
-            game = self._storage.load_game(listed["id"])
-            if game.modified_on >= before:
-                continue
-            found.append(
-                Purgeable(
-                    id=listed["id"],
-                    name=game.name,
-                    last_written=game.modified_on,
-                    version=game.version,
-                    transactions=game.last_seq,
-                    head=game.state["head"],
-                )
-            )
+            game = self._as_read(listed["id"])
+            if game.last_written < before:
+                found.append(game)
         return found
+
+    def _as_read(self, game_id: str) -> Purgeable:
+        """A game as the store holds it now."""
+        game = self._storage.load_game(game_id)
+        return Purgeable(
+            id=game_id,
+            name=game.name,
+            last_written=game.modified_on,
+            version=game.version,
+            transactions=game.last_seq,
+            head=game.state["head"],
+        )
 
     def unfinished_imports(self, before: datetime) -> list[Purgeable]:
         """The games of imports that never finished, their rows last written before
@@ -184,18 +186,9 @@ class Purging:
             game_id = str(stored.originator_id)
             if game_id in listed:
                 continue
-            game = self._storage.load_game(game_id)
-            if game.modified_on < before:
-                found.append(
-                    Purgeable(
-                        id=game_id,
-                        name=game.name,
-                        last_written=game.modified_on,
-                        version=game.version,
-                        transactions=game.last_seq,
-                        head=game.state["head"],
-                    )
-                )
+            game = self._as_read(game_id)
+            if game.last_written < before:
+                found.append(game)
         return found
 
     def remove_unfinished(self, game: Purgeable) -> int:
