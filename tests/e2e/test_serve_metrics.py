@@ -72,20 +72,19 @@ def admin_token_file(tmp_path: Path) -> Path:
     return path
 
 
+def metered(tmp_path: Path, db: str, admin_token_file: Path) -> Server:
+    """A server of two workers with an admin token: counting, its metrics at /metrics."""
+    log = tmp_path / "server.log"
+    return Server(db, log, "--workers", "2", "--admin-token-file", str(admin_token_file))
+
+
 def test_metrics_of_two_workers_hold_every_known_write_and_refusal(
     tmp_path: Path, local_db: str, admin_token_file: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     scratch = tmp_path / "tmp"  # where the server makes its metrics directory
     scratch.mkdir()
     monkeypatch.setenv("TMPDIR", str(scratch))
-    server = Server(
-        local_db,
-        tmp_path / "server.log",
-        "--workers",
-        "2",
-        "--admin-token-file",
-        str(admin_token_file),
-    )
+    server = metered(tmp_path, local_db, admin_token_file)
     with server:
         (directory,) = scratch.glob("tablebank-metrics-*")
         games = [server.call("POST", "/api/v1/games", NEW_GAME).body for _ in range(GAMES)]
@@ -155,14 +154,7 @@ def streams_open(server: Server) -> float | None:
 def test_the_streams_of_a_worker_that_died_leave_the_sum(
     tmp_path: Path, local_db: str, admin_token_file: Path
 ) -> None:
-    server = Server(
-        local_db,
-        tmp_path / "server.log",
-        "--workers",
-        "2",
-        "--admin-token-file",
-        str(admin_token_file),
-    )
+    server = metered(tmp_path, local_db, admin_token_file)
     with server:
         game = server.call("POST", "/api/v1/games", NEW_GAME).body
         stream = EventStream(HOST, server.port, game["id"], game["banker_token"])

@@ -72,6 +72,16 @@ def assert_refused_for_now(answer: Answer) -> None:
     assert int(answer.headers["retry-after"]) > 0, answer
 
 
+def sent_until_answered(server: Server, game: dict[str, str], key: str, within: float) -> Answer:
+    """The salary sent again with ``key``, as a client does after each 503, until another
+    answer comes; that answer, which must come ``within`` seconds."""
+    deadline = time.monotonic() + within
+    while (answer := salary(server, game, key)).status == 503:
+        assert time.monotonic() < deadline, answer
+        time.sleep(0.2)
+    return answer
+
+
 def cash_of_p1(server: Server, game: dict[str, str]) -> int:
     state = server.call("GET", f"/api/v1/games/{game['id']}", token=game["banker_token"]).body
     return int(state["balances"]["p1"])
@@ -136,10 +146,7 @@ def test_a_hung_postgres_has_its_requests_refused_within_seconds_and_holds_no_wo
         cable.thaw()
         waiting.join(timeout=30)
     # The client sends it again, with its key, once PostgreSQL answers: recorded once.
-    deadline = time.monotonic() + 10
-    while (again := salary(server, game, "k1")).status == 503:
-        assert time.monotonic() < deadline, again
-        time.sleep(0.2)
+    again = sent_until_answered(server, game, "k1", within=10.0)
     assert again.status == 201, again
     assert salary(server, game, "k1").status == 201  # the same key: the same record
     assert cash_of_p1(server, game) == STARTING_CASH + 2 * SALARY
@@ -168,10 +175,7 @@ def test_a_worker_started_while_postgres_is_away_serves_503_until_it_is_back(
     assert_refused_for_now(salary(server, game, "k1"))
 
     cable.plug()  # PostgreSQL back: the worker opens its store on a request
-    plugged = time.monotonic()
-    while (answer := salary(server, game, "k1")).status == 503:
-        assert time.monotonic() - plugged < 5.0, answer
-        time.sleep(0.2)
+    answer = sent_until_answered(server, game, "k1", within=5.0)
     assert answer.status == 201, answer
     assert server.call("GET", "/readyz").status == 200
     assert server.process.poll() is None
