@@ -9,6 +9,7 @@ Imported as ``from console_steps import ...`` (pytest puts ``tests/e2e`` on the 
 from __future__ import annotations
 
 import contextlib
+import functools
 import re
 import time
 from pathlib import Path
@@ -83,9 +84,21 @@ HANDED = """(() => {
 _HANDED: dict[Any, list[tuple[str, str]]] = {}
 
 
-def new_page(browser: Browser, request: pytest.FixtureRequest, locale: str = "en-US") -> Page:
-    """A page in a context of its own, at a phone's width, ``watched``."""
-    return watched(browser.new_context(viewport=PHONE, locale=locale), request)
+def new_page(
+    browser: Browser, request: pytest.FixtureRequest, locale: str = "en-US", *, worker: bool = False
+) -> Page:
+    """A page in a context of its own, at a phone's width, ``watched``.
+
+    The console's service worker (``sw.js``) runs only where the test asks for it
+    (``worker=True``): the tests of what it is for (a reload with no server, a page opened
+    offline, the pocket bank) and the families' whole games. Everywhere else it would only
+    fetch and keep the console's 40-odd files again in each new context, which no test reads
+    there: 0.3 s of chromium's and the server's CPU a test (test_console_variants.py, 16 tests:
+    36.6 s of CPU with it, 29.9 s without). It never answers the API (sw.js)."""
+    context = browser.new_context(
+        viewport=PHONE, locale=locale, service_workers="allow" if worker else "block"
+    )
+    return watched(context, request)
 
 
 def watched(context: BrowserContext, request: pytest.FixtureRequest) -> Page:
@@ -344,14 +357,28 @@ def english_words(page: Page, lang: str) -> set[str]:
     return phrases | set(SEEN)
 
 
+@functools.cache
+def whole_word(word: str) -> re.Pattern[str]:
+    """``word`` where it is a whole word: no letter, digit or hyphen against either end.
+
+    Compiled once a process: a page's text is searched for each of some 600 phrases, more than
+    ``re``'s own cache keeps, so ``re.search`` compiled them all again for every text (13 s of
+    a whole family game's 25 s in the test's process)."""
+    return re.compile(rf"(?<![\w-]){re.escape(word)}(?![\w-])")
+
+
+def has_word(text: str, word: str) -> bool:
+    return word in text and whole_word(word).search(text) is not None
+
+
 def english_in(text: str, words: set[str]) -> list[str]:
     # Whole words only: Polish words hold English letters ("Bankructwo", "hotel").
-    return sorted(w for w in words if re.search(rf"(?<![\w-]){re.escape(w)}(?![\w-])", text))
+    return sorted(w for w in words if has_word(text, w))
 
 
 def problems(text: str, locale: str, words: set[str], deeds: list[str]) -> list[str]:
     found = [f"raw id {m}" for m in RAW.findall(text)]
-    found += [f"slug {d}" for d in deeds if re.search(rf"(?<![\w-]){re.escape(d)}(?![\w-])", text)]
+    found += [f"slug {d}" for d in deeds if has_word(text, d)]
     if locale != "en-US":
         found += [f"English {w!r}" for w in english_in(text, words)]
     if locale == "ru-RU":

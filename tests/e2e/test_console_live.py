@@ -66,7 +66,7 @@ def salaries(server: Server, game: dict) -> int:
 def test_players_page_shows_a_bankers_payment_within_half_a_second(
     browser: Browser, server: Server, request: pytest.FixtureRequest
 ) -> None:
-    page = new_page(browser, request)
+    page = new_page(browser, request, worker=True)
     game = new_game(server, "classic", ["Ann", "Bob"])
     page.goto(f"{server.base}/play/{game['id']}#p=p2&token={game['tokens']['p2']}")
     cash = page.get_by_test_id("my-cash")
@@ -87,7 +87,7 @@ def test_players_page_shows_a_bankers_payment_within_half_a_second(
 def test_a_server_without_the_stream_is_polled_instead(
     browser: Browser, server: Server, request: pytest.FixtureRequest
 ) -> None:
-    page = new_page(browser, request)
+    page = new_page(browser, request, worker=True)
     page.route("**/api/v1/games/*/events", lambda route: route.fulfill(status=404))  # an old server
     game = new_game(server, "classic", ["Ann", "Bob"])
     page.goto(f"{server.base}/play/{game['id']}#p=p2&token={game['tokens']['p2']}")
@@ -104,7 +104,7 @@ def test_a_stream_refused_for_too_many_streams_comes_back_after_its_retry_after(
 ) -> None:
     # API.md v1.2: a token's 11th stream gets 429 too_many_streams with Retry-After. The page
     # waits that long (here 3 s), not its usual 0.5, 1, 2 s back-off, then follows live.
-    page = new_page(browser, request)
+    page = new_page(browser, request, worker=True)
     attempts: list[float] = []
 
     def refuse(route) -> None:  # type: ignore[no-untyped-def]
@@ -133,7 +133,7 @@ def test_a_stream_refused_for_too_many_streams_comes_back_after_its_retry_after(
 def test_banker_sees_a_payment_a_player_makes_from_their_phone(
     browser: Browser, server: Server, request: pytest.FixtureRequest
 ) -> None:
-    page = new_page(browser, request)
+    page = new_page(browser, request, worker=True)
     game = new_game(server, "classic", ["Ann", "Bob"])
     open_table(page, server, game)
     following(page)
@@ -155,7 +155,7 @@ def test_a_restart_under_an_open_page_shows_the_banner_and_sends_the_outbox_once
     browser: Browser, restartable: Server, request: pytest.FixtureRequest
 ) -> None:
     server = restartable
-    page = new_page(browser, request)
+    page = new_page(browser, request, worker=True)
     game = new_game(server, "classic", ["Ann", "Bob"])
     open_table(page, server, game)
     following(page)
@@ -191,7 +191,7 @@ def test_a_reload_without_a_server_opens_the_page_and_its_outbox(
     browser: Browser, restartable: Server, request: pytest.FixtureRequest
 ) -> None:
     server = restartable
-    page = new_page(browser, request)
+    page = new_page(browser, request, worker=True)
     game = new_game(server, "classic", ["Ann", "Bob"])
     open_table(page, server, game)
     following(page)
@@ -223,7 +223,7 @@ def test_a_waiting_move_refused_when_it_is_sent_is_shown_against_it(
     browser: Browser, restartable: Server, request: pytest.FixtureRequest
 ) -> None:
     server = restartable
-    page = new_page(browser, request)
+    page = new_page(browser, request, worker=True)
     game = new_game(server, "classic", ["Ann", "Bob"])
     open_table(page, server, game)
     following(page)

@@ -37,7 +37,7 @@ def restartable(tmp_path: Path, local_store: Store) -> Iterator[Server]:
 
 
 def phone(browser: Browser, request: pytest.FixtureRequest, locale: str) -> Page:
-    page = new_page(browser, request, locale=locale)
+    page = new_page(browser, request, locale=locale, worker=True)
     page.set_viewport_size({"width": 360, "height": HEIGHT[360]})
     return page
 

@@ -57,7 +57,7 @@ def create_on_screen(page: Page, name: str, players: list[str]) -> None:
 def test_a_game_kept_on_the_phone_outlives_a_reload_and_asks_no_other_host(
     browser: Browser, base: str, request: pytest.FixtureRequest
 ) -> None:
-    page = new_page(browser, request, locale="ru-RU")
+    page = new_page(browser, request, locale="ru-RU", worker=True)
     elsewhere = only_this_host(page, base)
     page.goto(base)
     wait_ready(page)
@@ -105,7 +105,7 @@ def test_a_pocket_game_is_said_to_be_on_no_server(
 ) -> None:
     # The section tab and the "Forget" question speak of a game kept on this device alone,
     # whose file is the way back, not of links, QR codes and a server that keeps the log.
-    page = new_page(browser, request, locale=locale)
+    page = new_page(browser, request, locale=locale, worker=True)
     page.goto(base)
     wait_ready(page)
     settled(page)
@@ -147,7 +147,7 @@ def test_the_first_visit_fetches_each_file_of_the_bundle_once(
     # files as the bank loads them; its install fetches only the rest (docs/pocket.md).
     asked: list[str] = []
     with static_server(built(), asked) as here:
-        page = new_page(browser, request)
+        page = new_page(browser, request, worker=True)
         page.goto(here)
         wait_ready(page)
         page.wait_for_function("() => navigator.serviceWorker.controller !== null")
@@ -165,7 +165,7 @@ def test_after_one_visit_the_bank_opens_with_no_network(
     browser: Browser, base: str, request: pytest.FixtureRequest
 ) -> None:
     # The bundle's service worker keeps every file at the first visit (docs/pocket.md).
-    page = new_page(browser, request)
+    page = new_page(browser, request, worker=True)
     page.goto(base)
     wait_ready(page)
     page.wait_for_function("() => navigator.serviceWorker.controller !== null")
@@ -191,7 +191,7 @@ def test_after_one_visit_the_bank_opens_with_no_network(
 def test_a_page_killed_right_after_a_tap_finds_its_move_once_or_not_at_all(
     browser: Browser, base: str, request: pytest.FixtureRequest, after_ms: int
 ) -> None:
-    page = new_page(browser, request)
+    page = new_page(browser, request, worker=True)
     page.goto(base)
     wait_ready(page)
     game = new_game(page, ["Ann", "Bob"])
@@ -232,7 +232,7 @@ REFUSE_NEXT_WRITE = """() => {
 def test_a_write_the_device_cannot_keep_is_refused_and_records_nothing(
     browser: Browser, base: str, request: pytest.FixtureRequest
 ) -> None:
-    page = new_page(browser, request)
+    page = new_page(browser, request, worker=True)
     page.goto(base)
     wait_ready(page)
     game = new_game(page, ["Ann", "Bob"])
@@ -259,7 +259,7 @@ def test_a_write_the_device_cannot_keep_is_refused_and_records_nothing(
 def test_a_second_tab_waits_for_the_first_to_let_go(
     browser: Browser, base: str, request: pytest.FixtureRequest
 ) -> None:
-    page = new_page(browser, request)
+    page = new_page(browser, request, worker=True)
     page.goto(base)
     wait_ready(page)
     game = new_game(page, ["Ann", "Bob"])
@@ -299,7 +299,7 @@ def test_a_tablebank_server_serves_the_bundle_at_pocket(
     # API.md v1.3: any tablebank server serves the pocket mode at /pocket/ once it is built,
     # with the console's strict headers but for WebAssembly and the bank's worker.
     built()
-    page = new_page(browser, request)
+    page = new_page(browser, request, worker=True)
     answer = page.request.get(f"{server.base}/pocket/")
     assert answer.status == 200
     policy = answer.headers["content-security-policy"]
@@ -344,7 +344,7 @@ def test_a_pocket_game_moves_to_the_server_that_served_it(
     # checks it again and gives it a new id and tokens; the device's copy stays, read-only,
     # marked as moved, with a link to the server's game.
     built()
-    page = new_page(browser, request)
+    page = new_page(browser, request, worker=True)
     page.goto(f"{server.base}/pocket/")
     wait_ready(page)
     settled(page)
