@@ -30,7 +30,13 @@ from ledger.setup import GAMES_LOG_ID, STATUS_LOG_ID, GameListed, GameStatusLogg
 from ledger.store import is_postgres, persistence_env
 from ledger.writing import IdempotentWrite
 
-TOMORROW = (datetime.now(UTC).date() + timedelta(days=1)).isoformat()
+
+def tomorrow() -> str:
+    """The day after today (UTC), as purge takes it: asked each time, never kept from the
+    collection, so that a run going past midnight still finds today's games before it."""
+    return (datetime.now(UTC).date() + timedelta(days=1)).isoformat()
+
+
 PLAYERS = ["Ann", "Bob"]
 ADMIN = "the-clubs-admin-token"
 
@@ -51,8 +57,9 @@ def finished_game(bank: TableBank, salaries: int = 0) -> dict[str, Any]:
 
 
 def purge(
-    db: str, folder: Path, capsys: pytest.CaptureFixture[str], before: str = TOMORROW
+    db: str, folder: Path, capsys: pytest.CaptureFixture[str], before: str = ""
 ) -> tuple[int, list[str], str]:
+    before = before or tomorrow()
     status = main(["purge", "--finished-before", before, "--export-to", str(folder), "--db", db])
     out, err = capsys.readouterr()
     return status, out.splitlines(), err
@@ -286,7 +293,7 @@ def test_purge_takes_its_options_from_the_environment_as_a_timer_sets_them(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     game = finished_game(bank)
-    for name, value in [("FINISHED_BEFORE", TOMORROW), ("EXPORT_TO", tmp_path), ("DB", db_url)]:
+    for name, value in [("FINISHED_BEFORE", tomorrow()), ("EXPORT_TO", tmp_path), ("DB", db_url)]:
         monkeypatch.setenv(f"TABLEBANK_{name}", str(value))
 
     status = main(["purge"])
@@ -344,7 +351,7 @@ def test_the_rows_of_an_import_that_never_finished_are_removed_once_before_the_d
     assert len(recorder.select_events(UUID(left.id))) == 200
 
     monkeypatch.setattr(purge_module, "UNFINISHED_GRACE", timedelta(0))  # a day later
-    status, out, _ = purge(db_url, tmp_path, capsys, before=date.today().isoformat())
+    status, out, _ = purge(db_url, tmp_path, capsys, before=datetime.now(UTC).date().isoformat())
     assert (status, out) == (0, ["purge: 0 games purged"])  # written on or after the day
     assert len(recorder.select_events(UUID(left.id))) == 200
 

@@ -19,7 +19,12 @@ pytestmark = pytest.mark.e2e
 
 NEW_GAME = {"name": "Club night", "ruleset": "classic", "players": ["Ann", "Bob"]}
 PURGE = [sys.executable, "-m", "tablebank", "purge", "--finished-before"]
-TOMORROW = (datetime.now(UTC).date() + timedelta(days=1)).isoformat()
+
+
+def tomorrow() -> str:
+    """The day after today (UTC), as purge takes it: asked each time, never kept from the
+    collection, so that a run going past midnight still finds today's games before it."""
+    return (datetime.now(UTC).date() + timedelta(days=1)).isoformat()
 
 
 def test_purge_beside_a_writing_server_loses_no_write_and_the_purged_games_404(
@@ -46,7 +51,7 @@ def test_purge_beside_a_writing_server_loses_no_write_and_the_purged_games_404(
         writer.start()
         try:
             purged = subprocess.run(
-                [*PURGE, TOMORROW, "--export-to", str(exports), "--db", local_db],
+                [*PURGE, tomorrow(), "--export-to", str(exports), "--db", local_db],
                 capture_output=True,
                 text=True,
                 timeout=120,
