@@ -128,14 +128,14 @@ ROWS = (
         ".0f",
         at_most=0,
     ),
-    Row("import_writer_p50_ms", "(h) a write beside an import of 32 MiB: p50 ms", ".1f"),
+    Row("import_writer_p50_ms", "(h) a write beside the largest import: p50 ms", ".1f"),
     Row(
         "import_writer_p99_ms",
-        "(h) a write beside an import of 32 MiB: p99 ms",
+        "(h) a write beside the largest import: p99 ms",
         ".1f",
         at_most=100,
     ),
-    Row("import_writer_max_ms", "(h) a write beside an import of 32 MiB: max ms", ".1f"),
+    Row("import_writer_max_ms", "(h) a write beside the largest import: max ms", ".1f"),
     Row("import_large_seconds", "(h) the import: s", ".1f"),
     Row("import_large_us_per_txn", "(h) the import: µs a transaction", ".0f"),
     Row(
@@ -228,6 +228,14 @@ def markdown(doc: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def imported(config: dict[str, Any]) -> str:
+    """(h)'s log as the run made it (a results file from before it was recorded: nothing)."""
+    if "import_transactions" not in config:
+        return ""
+    size = config["import_bytes"] / 1e6
+    return f"(h)'s log {config['import_transactions']:,} transactions, {size:.1f} MB; "
+
+
 def summary(doc: dict[str, Any]) -> str:
     """One line on the run: the size of the long game, durations, the server and the load."""
     c, m = doc["config"], doc["machine"]
@@ -238,7 +246,8 @@ def summary(doc: dict[str, Any]) -> str:
         f"{m['cores']} cores ({m['cpu']}), Python {m['python']}, "
         f"SQLite {m['sqlite']} on {m['sqlite_dir_filesystem']} "
         f"({m['fsyncs_per_s']} fdatasync/s), PostgreSQL "
-        f"{m['postgresql'] or 'n/a'}; load average {m['load_average_at_start']} at the start, "
+        f"{m['postgresql'] or 'n/a'}; {imported(c)}"
+        f"load average {m['load_average_at_start']} at the start, "
         f"{doc.get('load_average_at_end')} at the end{' (--quick)' if c['quick'] else ''}."
     )
 

@@ -252,6 +252,7 @@ def main(argv: list[str] | None = None) -> int:
         size = largest.stat().st_size
         if size > IMPORT_LIMIT:
             raise RuntimeError(f"(h)'s log is {size:,} bytes, over the server's limit")
+        doc["config"]["import_transactions"], doc["config"]["import_bytes"] = imported, size
         print(
             f"(h)'s log of {imported:,} transactions, {size / 1e6:.1f} MB, "
             f"built in {time.perf_counter() - started:.1f} s"

@@ -57,6 +57,9 @@ def test_quick_run_reports_every_row(store: Store, tmp_path: Path) -> None:
     missing = [row.key for row in measured if row.key not in derived and row.key not in figures]
     assert missing == []
     assert figures["transactions"] == 40
+    # (h)'s log, as small as --quick makes it and said so under the table.
+    assert doc["config"]["import_transactions"] == 300
+    assert "(h)'s log 300 transactions, 0." in done.stdout
     assert figures["http1_errors"] == figures["http16_errors"] == 0
     assert figures["http_latency_errors"] == 0
     assert figures["http1_requests"] > 0 and figures["http16_requests"] > 0
