@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from http import HTTPStatus
-from typing import Any
+from typing import Any, NamedTuple
 
 from eventsourcing.persistence import PersistenceError
 from flask import Flask, Response, current_app
@@ -24,33 +24,54 @@ from ledger.store import store_unavailable
 PROBLEM_JSON = "application/problem+json"
 PROBLEM_TYPE = "https://tablebank.invalid/problems/"
 
-# Codes the contract names for HTTP-level errors; any other status gets its snake-cased name
-# (``http_code``).
+
+class Problem(NamedTuple):
+    """How a problem of one code is answered: its HTTP status and its title."""
+
+    status: int
+    title: str
+
+
+# Every code the contract names and how it is answered, the ledger's refusals and HTTP's own
+# alike: the one place a code gets its status and title (the ledger's errors carry neither).
+# A refusal of the rules (``ledger.refusals.REFUSALS``) is ``RULES_REFUSED``.
+PROBLEMS = {
+    "bad_request": Problem(400, "Bad Request"),
+    "unauthorized": Problem(401, "Unauthorized"),
+    "forbidden": Problem(403, "Forbidden"),
+    "not_found": Problem(404, "Not found"),
+    "method_not_allowed": Problem(405, "Method not allowed"),
+    "idempotency_in_progress": Problem(409, "Idempotency key in progress"),
+    "version_conflict": Problem(412, "Precondition failed"),
+    "payload_too_large": Problem(413, "Payload too large"),
+    "validation_error": Problem(422, "Invalid request"),
+    "idempotency_key_reused": Problem(422, "Idempotency key reused"),
+    "log_invalid": Problem(422, "Invalid log"),
+    "rate_limited": Problem(429, "Too many requests"),
+    "internal_error": Problem(500, "Internal error"),
+    "storage_unavailable": Problem(503, "Service unavailable"),
+    # A write whose game stayed locked past its wait: nothing refused, try again (a read or an
+    # import whose slots stayed taken is 503 ``busy``, ``api.offload.Busy``).
+    "busy": Problem(409, "Refused"),
+}
+RULES_REFUSED = Problem(409, "Refused by the rules")
+# The code an HTTP error of each of these statuses carries; any other status gets its
+# snake-cased name (``http_code``).
 HTTP_CODES = {
-    400: "bad_request",
-    401: "unauthorized",
-    403: "forbidden",
-    404: "not_found",
-    405: "method_not_allowed",
-    413: "payload_too_large",
-    422: "validation_error",
-    429: "rate_limited",
+    PROBLEMS[code].status: code
+    for code in (
+        "bad_request",
+        "unauthorized",
+        "forbidden",
+        "not_found",
+        "method_not_allowed",
+        "payload_too_large",
+        "validation_error",
+        "rate_limited",
+    )
 }
 # Seconds a client is told to wait (Retry-After) when the store is full or unavailable.
 STORAGE_RETRY_AFTER = 5
-
-# One title per problem type, worded as the ledger words its own.
-TITLES = {
-    401: "Unauthorized",
-    403: "Forbidden",
-    404: "Not found",
-    405: "Method not allowed",
-    413: "Payload too large",
-    422: "Invalid request",
-    429: "Too many requests",
-    500: "Internal error",
-    503: "Service unavailable",
-}
 
 # Where webargs found the bad input: the first level of its messages, not a field.
 LOCATIONS = frozenset(
@@ -81,7 +102,7 @@ def problem(
     """A problem+json response."""
     body = {
         "type": PROBLEM_TYPE + code,
-        "title": title or TITLES.get(status) or HTTPStatus(status).phrase,
+        "title": title or title_of(status, code),
         "status": status,
         "detail": detail,
         "code": code,
@@ -96,19 +117,30 @@ def problem(
     )
 
 
+def title_of(status: int, code: str) -> str:
+    """A problem's title: its code's (``PROBLEMS``) at its status, else that of the first code
+    of its status there (``too_many_streams`` is titled as ``rate_limited``, 503 ``busy`` as
+    ``storage_unavailable``), else the status's own phrase."""
+    named = PROBLEMS.get(code)
+    if named is not None and named.status == status:
+        return named.title
+    same = (each.title for each in PROBLEMS.values() if each.status == status)
+    return next(same, HTTPStatus(status).phrase)
+
+
+def answered_as(error: LedgerError) -> Problem:
+    """How a refusal of the ledger is answered, by its code."""
+    return PROBLEMS.get(error.code, RULES_REFUSED)
+
+
 def ledger_problem(error: LedgerError) -> Response:
-    """A refusal of the ledger, as it describes itself; a 409 with the ``params`` of its
+    """A refusal of the ledger, by its code (``PROBLEMS``); a 409 with the ``params`` of its
     ``detail`` (API.md, "Refusals a client can translate")."""
-    headers = {"WWW-Authenticate": "Bearer"} if error.status == 401 else None
-    params = {"params": error.params} if error.status == 409 else {}
+    status, title = answered_as(error)
+    headers = {"WWW-Authenticate": "Bearer"} if status == 401 else None
+    params = {"params": error.params} if status == 409 else {}
     return problem(
-        error.status,
-        error.code,
-        error.detail,
-        title=error.title,
-        headers=headers,
-        **params,
-        **error.extra,
+        status, error.code, error.detail, title=title, headers=headers, **params, **error.extra
     )
 
 

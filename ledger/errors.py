@@ -2,19 +2,19 @@
 
 The tree, with what each takes (the code first where it takes one)::
 
-    LedgerError(code, detail, **extra)      status 409 unless noted; ``params`` {} but for rules
-    ├── InvalidField(field, message)        422 validation_error: a field the rules require
-    │                                           or reject (``errors`` by field)
-    ├── IdempotencyKeyReused(detail)        422 idempotency_key_reused: same key, another body
+    LedgerError(code, detail, **extra)      ``params`` {} but for rules
+    ├── InvalidField(field, message)        validation_error: a field the rules require or
+    │                                           reject (``errors`` by field)
+    ├── IdempotencyKeyReused(detail)        idempotency_key_reused: same key, another body
     ├── IdempotencyInProgress(detail)       idempotency_in_progress: a dry run of a key whose
     │                                           first request is still being recorded
-    ├── LogInvalid(detail, seq=)            422 log_invalid: an import that fails its checks
-    ├── VersionConflict(detail, current=)   412 version_conflict: If-Match names an older one
-    ├── NotFound(detail)                    404 not_found: no such game or transaction
+    ├── LogInvalid(detail, seq=)            log_invalid: an import that fails its checks
+    ├── VersionConflict(detail, current=)   version_conflict: If-Match names an older one
+    ├── NotFound(detail)                    not_found: no such game or transaction
     │   └── NoLiveFeed(detail)                  no event stream where no thread can follow
-    ├── Unauthorized(detail)                401 unauthorized: missing or unknown token
-    ├── Forbidden(detail)                   403 forbidden: a token acting beyond its rights
-    └── RuleViolation(code, **params)       409: a well-formed request the game's rules refuse;
+    ├── Unauthorized(detail)                unauthorized: missing or unknown token
+    ├── Forbidden(detail)                   forbidden: a token acting beyond its rights
+    └── RuleViolation(code, **params)       a well-formed request the game's rules refuse;
         │                                       ``code`` from ``ledger.refusals.REFUSALS``,
         │                                       ``detail`` built from ``params``
         ├── InsufficientFunds(payer=, amount=, cash=, can_raise=, creditor=)
@@ -22,23 +22,21 @@ The tree, with what each takes (the code first where it takes one)::
         └── DisputesOpen(disputes)          disputes_open: a finish while disputes are open,
                                             with their ``count`` and the first one's ``seq``
 
-The classes with a code of their own (``_OwnCode``) take none. The API layer turns each into
-one problem+json response: it reads ``status``, ``code``, ``detail``, ``params`` (of a 409)
-and ``extra`` and knows nothing else about the rules.
+The classes with a code of their own (``_OwnCode``) take none. An error says what was refused,
+never how a protocol answers it: the API layer maps each ``code`` to its HTTP status and title
+in one table (``api.errors.PROBLEMS``) and turns the error into one problem+json response from
+its ``code``, ``detail``, ``params`` and ``extra``.
 """
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any
 
 from ledger.refusals import refusal
 
 
 class LedgerError(Exception):
     """Base of every refusal: nothing was recorded."""
-
-    status: ClassVar[int] = 409
-    title: ClassVar[str] = "Refused"
 
     def __init__(self, code: str, detail: str, **extra: Any) -> None:
         super().__init__(detail)
@@ -67,9 +65,9 @@ BUSY = "busy"
 
 
 class _OwnCode(LedgerError):
-    """A refusal of one kind, whose class says its code."""
+    """A refusal of one kind, whose class says its code (each subclass sets it)."""
 
-    code: str = "ledger_error"
+    code: str
 
     def __init__(self, detail: str, **extra: Any) -> None:
         super().__init__(type(self).code, detail, **extra)
@@ -77,8 +75,6 @@ class _OwnCode(LedgerError):
 
 class RuleViolation(LedgerError):
     """A well-formed request that the game's rules refuse: a registered code and its params."""
-
-    title = "Refused by the rules"
 
     def __init__(self, code: str, **params: Any) -> None:
         known = refusal(code)
@@ -115,9 +111,7 @@ class DisputesOpen(RuleViolation):
 class InvalidField(_OwnCode):
     """A field the rules make required (or forbid) in this case."""
 
-    status = 422
     code = "validation_error"
-    title = "Invalid request"
 
     def __init__(self, field: str, message: str | list[str]) -> None:
         messages = [message] if isinstance(message, str) else list(message)
@@ -127,9 +121,7 @@ class InvalidField(_OwnCode):
 class NotFound(_OwnCode):
     """No such game, transaction or rule set."""
 
-    status = 404
     code = "not_found"
-    title = "Not found"
 
 
 class NoLiveFeed(NotFound):
@@ -141,33 +133,25 @@ class NoLiveFeed(NotFound):
 class Unauthorized(_OwnCode):
     """A missing or unknown token."""
 
-    status = 401
     code = "unauthorized"
-    title = "Unauthorized"
 
 
 class Forbidden(_OwnCode):
     """A token of another game, or a player acting beyond its rights."""
 
-    status = 403
     code = "forbidden"
-    title = "Forbidden"
 
 
 class VersionConflict(_OwnCode):
     """``If-Match`` named a version of the game that is no longer the latest."""
 
-    status = 412
     code = "version_conflict"
-    title = "Precondition failed"
 
 
 class IdempotencyKeyReused(_OwnCode):
     """An ``Idempotency-Key`` already used with a different body."""
 
-    status = 422
     code = "idempotency_key_reused"
-    title = "Idempotency key reused"
 
 
 class IdempotencyInProgress(_OwnCode):
@@ -176,12 +160,9 @@ class IdempotencyInProgress(_OwnCode):
     known yet. Nothing refused: ask again. (A real repeat waits for the first and replays it.)"""
 
     code = "idempotency_in_progress"
-    title = "Idempotency key in progress"
 
 
 class LogInvalid(_OwnCode):
     """An imported log that is tampered with or breaks the rules, from transaction ``seq``."""
 
-    status = 422
     code = "log_invalid"
-    title = "Invalid log"
