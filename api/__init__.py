@@ -1,9 +1,11 @@
 """The REST API of tablebank: ``create_app`` builds the Flask app around one ``TableBank``.
 
-Layers: views (``api.games``, ``api.transactions``, ``api.audit``, ``api.rulesets``,
-``api.health``) parse with ``schemas``, call one ``TableBank`` method and return; ``api.auth``
-checks tokens before any view of a game (and the admin token, if any, before the list of
-games); ``api.limits`` counts the games each client address creates; ``api.offload`` runs an
+Layers: views (``api.games``, ``api.events``, ``api.transactions``, ``api.audit``,
+``api.fairplay``, ``api.stats``, ``api.rulesets``, ``api.health``), each module with a
+blueprint of its own that ``create_app`` registers by name, parse with ``schemas``, call one
+``TableBank`` method and return; ``api.auth`` checks tokens before any view of a game (its
+blueprints are ``api.blueprints.one_game``'s) and the admin token, if any, before the list of
+games; ``api.limits`` counts the games each client address creates; ``api.offload`` runs an
 import's CPU work off the event loop; ``api.metrics`` counts requests, writes and refusals for
 Prometheus where the server has an admin token; ``api.errors`` turns every failure into
 ``application/problem+json``.
@@ -21,19 +23,13 @@ from eventsourcing.persistence import PersistenceError
 from flask import Flask, Response, g, request
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from api import (
-    errors,
-    events,  # noqa: F401 - adds the event stream to game_blp
-    fairplay,  # noqa: F401 - adds the fair-play audit to audit_blp
-    heavy,
-    logs,
-    metrics,
-    stats,  # noqa: F401 - adds the statistics to audit_blp
-)
+from api import errors, heavy, logs, metrics
 from api.audit import audit_blp, import_blp
 from api.bank import EXTENSION, LATER, OpenLater
 from api.console import console_blp
 from api.docs import docs_blp
+from api.events import events_blp
+from api.fairplay import fairplay_blp
 from api.framework import TableBankApi
 from api.games import game_blp, games_blp
 from api.health import health_blp
@@ -50,6 +46,7 @@ from api.limits import (
 from api.offload import DEFAULT_SLOTS, POOL, CpuPool, gather_writes
 from api.pocket_files import pocket_blp
 from api.rulesets import parameters_blp, rulesets_blp
+from api.stats import stats_blp
 from api.transactions import transactions_blp
 from ledger.application import TableBank
 from ledger.store import DEFAULT_DB, persistence_env, store_unavailable
@@ -102,6 +99,29 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.config.from_mapping(config or {})
     app.json.sort_keys = False  # type: ignore[attr-defined]  # keep seat and board order
     counts = app.extensions[metrics.METRICS] = metrics.for_app(app.config)
+    open_the_bank(app, counts)
+    set_the_limits(app, counts)
+    hops = int(app.config["TABLEBANK_PROXY_HOPS"])
+    if hops:
+        # The client's address as the last ``hops`` proxies saw it, not the nearest proxy's.
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops)  # type: ignore[method-assign]
+    errors.register(app)
+    register_blueprints(app)
+    app.before_request(take_request_id)
+    app.before_request(logs.start_clock)
+    app.before_request(read_the_body)
+    app.after_request(logs.access_line)
+    app.after_request(metrics.count_request)
+    app.after_request(give_request_id)
+    app.after_request(no_store_with_a_token)
+    app.after_request(no_sniffing)
+    app.after_request(redirect_on_this_server)
+    return app
+
+
+def open_the_bank(app: Flask, counts: metrics.NoMetrics) -> None:
+    """The app's ``TableBank`` on its store; if the store does not answer yet, one opened on
+    the first request that finds it answering (503 until then)."""
 
     def open_bank() -> TableBank:
         return TableBank(
@@ -117,6 +137,10 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
             raise
         app.logger.warning("the store does not answer; serving 503 until it does: %s", error)
         app.extensions[LATER] = OpenLater(open_bank, error)
+
+
+def set_the_limits(app: Flask, counts: metrics.NoMetrics) -> None:
+    """What one client may cost the app, and the slots of its heavy work (``DEFAULTS``)."""
     app.extensions[LIMITER] = game_limiter(int(app.config["TABLEBANK_GAMES_PER_MINUTE"]))
     app.extensions[IMPORT_BUDGET] = import_budget(int(app.config["TABLEBANK_IMPORT_MIB_PER_HOUR"]))
     app.extensions[POOL] = CpuPool(int(app.config["TABLEBANK_IMPORT_SLOTS"]))
@@ -131,18 +155,20 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         per_address=int(app.config["TABLEBANK_STREAMS_PER_ADDRESS"]),
         counted=counts.stream if counts.enabled else None,
     )
-    hops = int(app.config["TABLEBANK_PROXY_HOPS"])
-    if hops:
-        # The client's address as the last ``hops`` proxies saw it, not the nearest proxy's.
-        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops)  # type: ignore[method-assign]
-    errors.register(app)
+
+
+def register_blueprints(app: Flask) -> None:
+    """Each blueprint by name: the API's (in its OpenAPI document), then the pages'."""
     api = TableBankApi(app)
     for blueprint in (
         games_blp,
         import_blp,
         game_blp,
+        events_blp,
         transactions_blp,
         audit_blp,
+        fairplay_blp,
+        stats_blp,
         rulesets_blp,
         parameters_blp,
         health_blp,
@@ -151,16 +177,6 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(console_blp)  # pages, not API: kept out of the OpenAPI document
     app.register_blueprint(docs_blp)  # the document as a page, at /api/v1/docs
     app.register_blueprint(pocket_blp)  # the pocket bundle, at /pocket/, once built
-    app.before_request(take_request_id)
-    app.before_request(logs.start_clock)
-    app.before_request(read_the_body)
-    app.after_request(logs.access_line)
-    app.after_request(metrics.count_request)
-    app.after_request(give_request_id)
-    app.after_request(no_store_with_a_token)
-    app.after_request(no_sniffing)
-    app.after_request(redirect_on_this_server)
-    return app
 
 
 # A client's X-Request-Id is kept if it is a plain token of up to 128 characters (what proxies

@@ -18,10 +18,10 @@ from flask import Response, current_app, g, request, url_for
 from flask.views import MethodView
 from marshmallow import RAISE
 
-from api.auth import authorize_game
 from api.bank import tablebank
+from api.blueprints import one_game
 from api.errors import invalid_body
-from api.etags import add_game_etag, etag, not_modified
+from api.etags import etag
 from api.framework import Blueprint
 from api.heavy import heavy
 from api.intake import read_whole_body
@@ -39,15 +39,7 @@ from schemas.audit import (
 )
 from schemas.games import CreatedGameSchema, NoQuerySchema
 
-audit_blp = Blueprint(
-    "audit",
-    __name__,
-    url_prefix="/api/v1/games/<uuid:game>",
-    description="Audit one game; needs a bearer token of that game.",
-)
-audit_blp.before_request(authorize_game)
-audit_blp.before_request(not_modified)
-audit_blp.after_request(add_game_etag)
+audit_blp = one_game("audit", __name__, "Audit one game; needs a bearer token of that game.")
 
 import_blp = Blueprint(
     "import",

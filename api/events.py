@@ -29,7 +29,7 @@ from marshmallow import RAISE
 
 from api.auth import bearer_token
 from api.bank import tablebank
-from api.games import game_blp
+from api.blueprints import one_game
 from api.limits import STREAMS, StreamCaps, client_key
 from api.offload import under_gevent
 from ledger.live import Follower
@@ -53,19 +53,24 @@ STREAM_DESCRIPTION = (
 )
 
 
-@game_blp.route("/events")
+events_blp = one_game(
+    "events", __name__, "One game's live event stream; needs a bearer token of that game."
+)
+
+
+@events_blp.route("/events")
 class Events(MethodView):
-    @game_blp.arguments(EventsQuerySchema, location="query", unknown=RAISE)
-    @game_blp.arguments(EventsHeadersSchema, location="headers")
-    @game_blp.response(
+    @events_blp.arguments(EventsQuerySchema, location="query", unknown=RAISE)
+    @events_blp.arguments(EventsHeadersSchema, location="headers")
+    @events_blp.response(
         200, StreamEventSchema, content_type="text/event-stream", description=STREAM_DESCRIPTION
     )
-    @game_blp.alt_response(
+    @events_blp.alt_response(
         429,
         description="Too many open streams: 10 a token, 200 a game, 50 a client address; or "
         "opened too often: 60 a minute a token, 240 a client address (`too_many_streams`).",
     )
-    @game_blp.doc(operationId="stream_events")
+    @events_blp.doc(operationId="stream_events")
     def get(self, query: dict[str, Any], headers: dict[str, Any], game: UUID) -> Any:
         """The game's transactions as they are recorded, by any process of the server."""
         headers_of_a_stream = {"Cache-Control": "no-store", "X-Accel-Buffering": "no"}

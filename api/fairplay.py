@@ -9,18 +9,25 @@ from uuid import UUID
 from flask.views import MethodView
 from marshmallow import RAISE
 
-from api.audit import audit_blp
 from api.bank import tablebank
+from api.blueprints import one_game
 from api.heavy import heavy
 from schemas.fairplay import FairPlaySchema
 from schemas.games import NoQuerySchema
 
+fairplay_blp = one_game(
+    "fairplay",
+    __name__,
+    "The transactions of one game that look like asset dumping or propping up; needs a bearer "
+    "token of that game.",
+)
 
-@audit_blp.route("/fairplay")
+
+@fairplay_blp.route("/fairplay")
 class FairPlay(MethodView):
-    @audit_blp.response(200, FairPlaySchema)
-    @audit_blp.arguments(NoQuerySchema, location="query", unknown=RAISE)
-    @audit_blp.doc(operationId="get_fairplay")
+    @fairplay_blp.response(200, FairPlaySchema)
+    @fairplay_blp.arguments(NoQuerySchema, location="query", unknown=RAISE)
+    @fairplay_blp.doc(operationId="get_fairplay")
     def get(self, _query: dict[str, Any], game: UUID) -> Any:
         """The transactions that look like asset dumping or propping up; they change nothing."""
         return heavy(game, lambda: tablebank().fairplay_job(game))

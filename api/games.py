@@ -11,9 +11,10 @@ from flask import current_app, request, url_for
 from flask.views import MethodView
 from marshmallow import RAISE
 
-from api.auth import authorize_admin, authorize_game, current_role
+from api.auth import authorize_admin, current_role
 from api.bank import tablebank
-from api.etags import add_game_etag, etag, not_modified
+from api.blueprints import one_game
+from api.etags import etag
 from api.framework import Blueprint
 from api.limits import limit_game_creation
 from api.queries import game_page
@@ -34,17 +35,9 @@ from schemas.rulesets import RuleSetSchema
 games_blp = Blueprint(
     "games", __name__, url_prefix="/api/v1/games", description="Create and list games."
 )
-game_blp = Blueprint(
-    "game",
-    __name__,
-    url_prefix="/api/v1/games/<uuid:game>",
-    description="One game; needs a bearer token of that game.",
-)
+game_blp = one_game("game", __name__, "One game; needs a bearer token of that game.")
 games_blp.before_request(limit_game_creation)
 games_blp.before_request(authorize_admin)
-game_blp.before_request(authorize_game)
-game_blp.before_request(not_modified)
-game_blp.after_request(add_game_etag)
 
 
 @games_blp.route("")

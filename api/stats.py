@@ -10,18 +10,25 @@ from uuid import UUID
 from flask.views import MethodView
 from marshmallow import RAISE
 
-from api.audit import audit_blp
 from api.bank import tablebank
+from api.blueprints import one_game
 from api.heavy import heavy
 from schemas.games import AsOfQuerySchema
 from schemas.stats import StatsSchema
 
+stats_blp = one_game(
+    "stats",
+    __name__,
+    "What came in and went out of one game, per player and per deed; needs a bearer token of "
+    "that game.",
+)
 
-@audit_blp.route("/stats")
+
+@stats_blp.route("/stats")
 class Stats(MethodView):
-    @audit_blp.arguments(AsOfQuerySchema, location="query", unknown=RAISE)
-    @audit_blp.response(200, StatsSchema)
-    @audit_blp.doc(operationId="get_stats")
+    @stats_blp.arguments(AsOfQuerySchema, location="query", unknown=RAISE)
+    @stats_blp.response(200, StatsSchema)
+    @stats_blp.doc(operationId="get_stats")
     def get(self, query: dict[str, Any], game: UUID) -> Any:
         """Per player and per deed, what came in and went out, and the peak net worths."""
         seq = query.get("seq")

@@ -11,10 +11,10 @@ from flask import url_for
 from flask.views import MethodView
 from marshmallow import RAISE
 
-from api.auth import authorize_game, current_role
+from api.auth import current_role
 from api.bank import tablebank
-from api.etags import add_game_etag, etag, not_modified, write_conditions
-from api.framework import Blueprint
+from api.blueprints import one_game
+from api.etags import etag, write_conditions
 from api.heavy import heavy
 from api.metrics import metrics
 from api.queries import transaction_page
@@ -29,15 +29,9 @@ from schemas.transactions import (
     WriteQuerySchema,
 )
 
-transactions_blp = Blueprint(
-    "transactions",
-    __name__,
-    url_prefix="/api/v1/games/<uuid:game>/transactions",
-    description="A game's log; needs a bearer token of that game.",
+transactions_blp = one_game(
+    "transactions", __name__, "A game's log; needs a bearer token of that game.", "/transactions"
 )
-transactions_blp.before_request(authorize_game)
-transactions_blp.before_request(not_modified)
-transactions_blp.after_request(add_game_etag)
 
 
 @transactions_blp.route("")

@@ -72,14 +72,14 @@ def test_the_api_page_lists_the_operations_asking_nothing_of_another_host(
     assert "script-src 'self'" in response.headers["content-security-policy"]
 
     # The operations of the document, by tag: the transactions' among them.
-    expect(page.locator(".opblock-tag", has_text="transactions")).to_be_visible()
+    expect(page.locator(".opblock-tag[data-tag='transactions']")).to_be_visible()
     paths = page.locator(".opblock-summary-path[data-path='/api/v1/games/{game}/transactions']")
     expect(paths).to_have_count(2)  # GET and POST
     record = page.locator("#operations-transactions-record_transaction")
     expect(record).to_be_visible()
     expect(record).to_contain_text("Record one transaction")
     # An operation opens, with its answer's schema: the stream's events, one by one.
-    stream = page.locator("#operations-game-stream_events")
+    stream = page.locator("#operations-events-stream_events")
     stream.locator(".opblock-summary").click()
     expect(stream.locator(".responses-wrapper")).to_contain_text("text/event-stream")
 
