@@ -69,7 +69,8 @@ Prepare = Callable[[], Callable[[], Any]]
 
 
 class HeavyReads:
-    """Slots, a cache of answers, and gevent's native threads for reads of whole logs."""
+    """Slots, a cache of answers, and the processes of this worker's own (at ``NICENESS``)
+    that compute reads of whole logs."""
 
     def __init__(
         self,

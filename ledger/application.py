@@ -5,15 +5,17 @@ others it needs, here and nowhere else (as cosmicpython's ``bootstrap`` composes
   aggregate cache, snapshots), and the games it hands out;
 - ``ledger.reading``: a game now or at any seq, its records, statements, replay, the chain
   check, the live feed;
-- ``ledger.access``: the tokens, kept as hashes, and what each may do;
+- ``ledger.access``: the tokens, kept as hashes, and what each may do (the part ``tokens``);
 - ``ledger.writing``: recording a transaction once per Idempotency-Key, with retries, its
   group commit and its per-game locks, and the dry run;
 - ``ledger.setup``: creating a game (rule set, options, deal, set-up transactions, tokens)
   and the list of games;
 - ``ledger.exchange``: export and import of a game's log, and its offline checks;
-- ``ledger.views``: how a game, a transaction and a rule set are shown;
 - ``ledger.purge``: a finished game removed from the store whole, and what the caches of a
-  process learn of it.
+  process learn of it (the part ``purging``).
+
+How a game, a transaction and a rule set are shown (``ledger.views``) is functions the parts
+call, not a part.
 
 Each method of ``TableBank`` is the method of the part whose job it is (``Part``): the bank
 keeps no state and no logic of its own.

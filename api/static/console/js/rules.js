@@ -1,7 +1,9 @@
 // The rule set as the console reads it: the deeds in board order with their names in the
 // page's language, the colour groups, the figures printed on the deeds, the currency. It
-// computes no rule: every amount a screen shows (rent, taxes, mortgages, buildings, what a
-// player could raise) is the server's answer, asked with a dry run (quote.js).
+// computes no amount: every amount a screen shows (rent, taxes, mortgages, buildings, what a
+// player could raise) is the server's answer, asked with a dry run (quote.js). (Which deeds
+// can carry buildings it still decides from the rule set itself: issue 32 moves that to the
+// server's /moves.)
 
 import {lang, currencyLabel, t} from './i18n.js';
 
