@@ -352,6 +352,7 @@ class CommandFailed(Exception):
 
 
 def serve(args: argparse.Namespace) -> int:
+    """``tablebank serve``: the API and console under gunicorn, until a signal stops it."""
     shared = None if args.allow_shared_db else shared_access(args.db)
     if shared is not None:
         raise CommandFailed(
@@ -360,28 +361,7 @@ def serve(args: argparse.Namespace) -> int:
         )
     admin_token = read_admin_token(args.admin_token_file) if args.admin_token_file else None
     bind = f"{netaddr.url_host(args.host)}:{args.port}"
-    options = {
-        "bind": bind,
-        "workers": args.workers,
-        # One greenlet per connection: a client that sends its request slowly, or holds an
-        # event stream open for hours, costs a little memory and no thread (gthread's 4
-        # threads were held by 4 slow clients, and every other request timed out).
-        "worker_class": "gevent",
-        "worker_connections": args.connections,
-        "accesslog": "-",
-        # Method, path and protocol, never the query string (nor any header): a token sent
-        # where it does not belong (``?token=``, refused) is not written down either.
-        "access_log_format": ACCESS_LOG_FORMAT,
-        "errorlog": "-",
-        "logger_class": _Logger,
-        "graceful_timeout": 5,
-        "timeout": 30,
-        # gunicorn's control socket (for its gunicornc) is off: by default every server of
-        # the machine binds the one path ~/.gunicorn/gunicorn.ctl, each taking it from the
-        # one before and removing it when it stops. tablebank is run with signals
-        # (docs/deploy.md, "The control socket").
-        "control_socket_disable": True,
-    }
+    options = gunicorn_options(bind, args)
     db = redact(args.db)  # a PostgreSQL URL may carry a password
     public = args.public_url or netaddr.public_url(args.host, args.port)
     if args.log_format == "json":
@@ -414,6 +394,32 @@ def serve(args: argparse.Namespace) -> int:
         app_config[METRICS_DIR] = counts
         _Server(options, app_config).run()
     return 0
+
+
+def gunicorn_options(bind: str, args: argparse.Namespace) -> dict[str, Any]:
+    """How gunicorn runs ``serve``'s workers (the log lines' format aside)."""
+    return {
+        "bind": bind,
+        "workers": args.workers,
+        # One greenlet per connection: a client that sends its request slowly, or holds an
+        # event stream open for hours, costs a little memory and no thread (gthread's 4
+        # threads were held by 4 slow clients, and every other request timed out).
+        "worker_class": "gevent",
+        "worker_connections": args.connections,
+        "accesslog": "-",
+        # Method, path and protocol, never the query string (nor any header): a token sent
+        # where it does not belong (``?token=``, refused) is not written down either.
+        "access_log_format": ACCESS_LOG_FORMAT,
+        "errorlog": "-",
+        "logger_class": _Logger,
+        "graceful_timeout": 5,
+        "timeout": 30,
+        # gunicorn's control socket (for its gunicornc) is off: by default every server of
+        # the machine binds the one path ~/.gunicorn/gunicorn.ctl, each taking it from the
+        # one before and removing it when it stops. tablebank is run with signals
+        # (docs/deploy.md, "The control socket").
+        "control_socket_disable": True,
+    }
 
 
 def read_admin_token(path: str) -> str:
@@ -919,12 +925,33 @@ def serve_parser() -> argparse.ArgumentParser:
 
 
 def parser() -> argparse.ArgumentParser:
+    """The command line: ``serve`` and the admin's and the offline commands."""
     top = argparse.ArgumentParser(
         prog="tablebank", description=__doc__, formatter_class=argparse.RawTextHelpFormatter
     )
     top.add_argument("--version", action="version", version=f"tablebank {VERSION}")
     sub = top.add_subparsers(dest="command", required=True)
     s = sub.add_parser("serve", help="serve the API and console")
+    add_network_options(s)
+    add_db_option(s)
+    add_limit_options(s)
+    add_serving_options(s)
+    from_environment(s)
+    s.set_defaults(func=serve)
+    add_store_commands(sub)
+    add_purge_command(sub)
+    v = sub.add_parser("verify", help="check an exported log offline (exit status 1 if bad)")
+    v.add_argument("file", metavar="FILE", help='an exported log ("-" for stdin)')
+    v.set_defaults(func=verify)
+    r = sub.add_parser("replay", help="every balance and net worth after each transaction")
+    r.add_argument("file", metavar="FILE", help="an exported log")
+    r.add_argument("--last", type=positive, metavar="N", help="only the last N steps")
+    r.set_defaults(func=replay)
+    return top
+
+
+def add_network_options(s: argparse.ArgumentParser) -> None:
+    """``serve``'s address, the players' address, its processes and connections."""
     s.add_argument("--host", default="127.0.0.1")
     s.add_argument("--port", type=int, default=8000)
     s.add_argument(
@@ -935,24 +962,7 @@ def parser() -> argparse.ArgumentParser:
         help="the address the players' phones open, e.g. behind a proxy (default: "
         "$TABLEBANK_PUBLIC_URL, else this machine's network address when --host is 0.0.0.0)",
     )
-    add_db_option(s)
     s.add_argument("--workers", type=int, default=1, help="worker processes")
-    s.add_argument(
-        "--games-per-minute",
-        type=not_negative,
-        default=DEFAULT_GAMES_PER_MINUTE,
-        metavar="N",
-        help="games one client address may create or import a minute, in each worker "
-        f"process (default: {DEFAULT_GAMES_PER_MINUTE}; 0: no limit)",
-    )
-    s.add_argument(
-        "--import-mib-per-hour",
-        type=not_negative,
-        default=DEFAULT_IMPORT_MIB_PER_HOUR,
-        metavar="N",
-        help="MiB of exported logs one client address may import an hour, in each worker "
-        f"process (default: {DEFAULT_IMPORT_MIB_PER_HOUR}, two of the largest; 0: no limit)",
-    )
     s.add_argument(
         "--proxy-hops",
         type=not_negative,
@@ -961,6 +971,78 @@ def parser() -> argparse.ArgumentParser:
         help="proxies in front of the server whose X-Forwarded-For gives the client's address "
         "(default: 0, the address that connects is the client's)",
     )
+    s.add_argument(
+        "--connections", type=int, default=1000, help="open connections per worker at most"
+    )
+    # Before the server took a greenlet per connection it took a thread from a pool of this
+    # size; the option is still accepted so that scripts written for it keep working.
+    s.add_argument("--threads", type=int, default=None, help=argparse.SUPPRESS)
+
+
+def add_limit_options(s: argparse.ArgumentParser) -> None:
+    """What one client address may cost ``serve``, and the slots of its heavy work."""
+    for flag, kind, default, words in (
+        (
+            "--games-per-minute",
+            not_negative,
+            DEFAULT_GAMES_PER_MINUTE,
+            "games one client "
+            "address may create or import a minute, in each worker process (default: {}; 0: no "
+            "limit)",
+        ),
+        (
+            "--import-mib-per-hour",
+            not_negative,
+            DEFAULT_IMPORT_MIB_PER_HOUR,
+            "MiB of exported "
+            "logs one client address may import an hour, in each worker process (default: {}, two "
+            "of the largest; 0: no limit)",
+        ),
+        (
+            "--import-slots",
+            positive,
+            DEFAULT_SLOTS,
+            "imports a worker process checks and saves "
+            "at once, off its event loop; more wait for a slot (default: {})",
+        ),
+        (
+            "--read-slots",
+            positive,
+            heavy.DEFAULT_SLOTS,
+            "reads of whole long logs (replay, "
+            "export, ...) a worker process computes at once, off its event loop; more wait for a "
+            "slot (default: {})",
+        ),
+        (
+            "--streams-per-address",
+            positive,
+            STREAMS_PER_ADDRESS,
+            "event streams one client "
+            "address may hold open at once (a club behind one NAT may need more; default: {})",
+        ),
+        (
+            "--bodies-per-address",
+            positive,
+            BODIES_PER_ADDRESS,
+            "requests' bodies one client "
+            "address may be sending at once; one more is refused at once (a club behind one NAT "
+            "may need more; default: {})",
+        ),
+    ):
+        s.add_argument(flag, type=kind, default=default, metavar="N", help=words.format(default))
+    cache_mib = heavy.CACHE_BYTES // (1024 * 1024)
+    s.add_argument(
+        "--read-cache-mib",
+        type=not_negative,
+        default=cache_mib,
+        metavar="MIB",
+        help="the answers of those reads a worker process keeps, by the game's version "
+        f"(0: none; default: {cache_mib})",
+    )
+
+
+def add_serving_options(s: argparse.ArgumentParser) -> None:
+    """``serve``'s admin token, pocket bundle, store's permissions and log lines."""
     s.add_argument(
         "--admin-token-file",
         metavar="FILE",
@@ -974,52 +1056,9 @@ def parser() -> argparse.ArgumentParser:
         "once `make pocket` built it)",
     )
     s.add_argument(
-        "--import-slots",
-        type=positive,
-        default=DEFAULT_SLOTS,
-        metavar="N",
-        help="imports a worker process checks and saves at once, off its event loop; more "
-        f"wait for a slot (default: {DEFAULT_SLOTS})",
-    )
-    s.add_argument(
-        "--read-slots",
-        type=positive,
-        default=heavy.DEFAULT_SLOTS,
-        metavar="N",
-        help="reads of whole long logs (replay, export, ...) a worker process computes at once, "
-        f"off its event loop; more wait for a slot (default: {heavy.DEFAULT_SLOTS})",
-    )
-    s.add_argument(
-        "--read-cache-mib",
-        type=not_negative,
-        default=heavy.CACHE_BYTES // (1024 * 1024),
-        metavar="MIB",
-        help="the answers of those reads a worker process keeps, by the game's version "
-        f"(0: none; default: {heavy.CACHE_BYTES // (1024 * 1024)})",
-    )
-    s.add_argument(
-        "--streams-per-address",
-        type=positive,
-        default=STREAMS_PER_ADDRESS,
-        metavar="N",
-        help="event streams one client address may hold open at once (a club behind one "
-        f"NAT may need more; default: {STREAMS_PER_ADDRESS})",
-    )
-    s.add_argument(
-        "--bodies-per-address",
-        type=positive,
-        default=BODIES_PER_ADDRESS,
-        metavar="N",
-        help="requests' bodies one client address may be sending at once; one more is "
-        f"refused at once (a club behind one NAT may need more; default: {BODIES_PER_ADDRESS})",
-    )
-    s.add_argument(
         "--allow-shared-db",
         action="store_true",
         help="serve a SQLite database that group or others can read or write",
-    )
-    s.add_argument(
-        "--connections", type=int, default=1000, help="open connections per worker at most"
     )
     s.add_argument(
         "--log-format",
@@ -1028,11 +1067,10 @@ def parser() -> argparse.ArgumentParser:
         help="text (default; with the address's QR code), or json: one JSON object a line "
         "(time, level, event, request_id, method, route, status, duration_ms, game)",
     )
-    # Before the server took a greenlet per connection it took a thread from a pool of this
-    # size; the option is still accepted so that scripts written for it keep working.
-    s.add_argument("--threads", type=int, default=None, help=argparse.SUPPRESS)
-    from_environment(s)
-    s.set_defaults(func=serve)
+
+
+def add_store_commands(sub: Any) -> None:
+    """``export``, ``import``, ``backup`` and ``restore``: one game or a whole store."""
     e = sub.add_parser("export", help="print a game's whole log as JSON")
     e.add_argument("game", metavar="GAME_ID")
     add_db_option(e)
@@ -1053,6 +1091,10 @@ def parser() -> argparse.ArgumentParser:
     rs.add_argument("file", metavar="FILE", help="a copy `tablebank backup` wrote")
     add_db_option(rs)
     rs.set_defaults(func=restore)
+
+
+def add_purge_command(sub: Any) -> None:
+    """``purge``: the finished games of before a day, exported, verified, then removed."""
     pg = sub.add_parser(
         "purge",
         help="export, verify, then remove the finished games last written before a day",
@@ -1085,14 +1127,6 @@ def parser() -> argparse.ArgumentParser:
     )
     from_environment(pg)
     pg.set_defaults(func=purge)
-    v = sub.add_parser("verify", help="check an exported log offline (exit status 1 if bad)")
-    v.add_argument("file", metavar="FILE", help='an exported log ("-" for stdin)')
-    v.set_defaults(func=verify)
-    r = sub.add_parser("replay", help="every balance and net worth after each transaction")
-    r.add_argument("file", metavar="FILE", help="an exported log")
-    r.add_argument("--last", type=positive, metavar="N", help="only the last N steps")
-    r.set_defaults(func=replay)
-    return top
 
 
 def not_negative(text: str) -> int:

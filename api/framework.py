@@ -44,6 +44,17 @@ NO_STORE_HEADER = {
 }
 BEARER = "bearer"  # the security scheme: a banker's or player's token of the game in the path
 ADMIN = "admin"  # the server's admin token (tablebank serve --admin-token-file)
+# A problem answered with the seconds to wait before asking again.
+RETRY_AFTER = {
+    "headers": {
+        "Retry-After": {
+            "description": "seconds to wait",
+            "required": True,
+            "schema": {"type": "integer", "minimum": 1},
+        }
+    },
+    "content": {PROBLEM_JSON: {"schema": ProblemSchema}},
+}
 NOT_JSON = "Send the body as JSON, with Content-Type: application/json."
 # A JSON escape of a surrogate: the only way one gets into a body (UTF-8 cannot carry it), as a
 # half of a pair (an escaped emoji) or alone.
@@ -286,31 +297,8 @@ class ProblemResponsesPlugin(BasePlugin):
         about_a_game = path is not None and "{game}" in path
         for method, operation in (operations or {}).items():
             responses = operation.setdefault("responses", {})
-            for status in list(responses):
-                if str(status) == "409":
-                    responses[status] = REFUSAL_RESPONSE
-                elif str(status) == "429":
-                    responses[status] = RATE_LIMITED_RESPONSE
-                elif str(status) == "503":
-                    responses[status] = UNAVAILABLE_RESPONSE
-                elif str(status)[0] in "45":
-                    responses[status] = PROBLEM_RESPONSE
-                elif str(status)[0] == "2" and (about_a_game or method == "post"):
-                    responses[status].setdefault("headers", {})["ETag"] = VERSION_HEADER
-            # Every body is read against a size limit (64 KiB; an import 32 MiB): 413 over it.
-            errors = ["413", "422"] if method == "post" else []
-            if about_a_game:
-                errors += ["401", "403", "404"]
-                if method == "post":
-                    errors += ["409", "412"]
-            for status in errors:
-                responses.setdefault(
-                    status, REFUSAL_RESPONSE if status == "409" else PROBLEM_RESPONSE
-                )
-            if path is not None and path.startswith(GAMES_PATH):
-                # Every operation on games reads or writes the store, which may be full or
-                # out of reach for a while.
-                responses.setdefault("503", UNAVAILABLE_RESPONSE)
+            problems_as_components(responses, about_a_game or method == "post")
+            add_error_responses(responses, method, path, about_a_game)
             if about_a_game:
                 operation.setdefault("security", [{BEARER: []}])
                 for status, response in responses.items():
@@ -319,43 +307,89 @@ class ProblemResponsesPlugin(BasePlugin):
             elif path == GAMES_PATH and method == "get":
                 # Open to all, but on a server with --admin-token-file only to that token.
                 operation.setdefault("security", [{}, {ADMIN: []}])
-            by_status = {str(status): response for status, response in responses.items()}
-            if method == "post" and "201" in by_status:
-                headers = by_status["201"].setdefault("headers", {})
-                headers["Location"] = {
-                    "description": "where the new game or transaction lives",
-                    "required": True,
-                    "schema": {"type": "string"},
-                }
-                if about_a_game:
-                    headers["Idempotent-Replayed"] = {
-                        "description": "`true` when this is the answer an earlier request "
-                        "with the same Idempotency-Key and body was given; nothing recorded",
-                        "schema": {"type": "string", "enum": ["true"]},
-                    }
-                else:
-                    headers["Cache-Control"] = NO_STORE_HEADER  # the new game's tokens
+            if method == "post":
+                add_created_headers(responses, about_a_game)
             if about_a_game and method == "get" and not str(path).endswith("/events"):
-                # Every read of a game answers If-None-Match naming its version with 304.
-                operation.setdefault("parameters", []).append(
-                    {
-                        "in": "header",
-                        "name": "If-None-Match",
-                        "required": False,
-                        "description": 'the ETag of an earlier answer ("<version>"): 304 '
-                        "if this answer would carry the same",
-                        "schema": {"type": "string"},
-                    }
-                )
-                responses.setdefault(
-                    "304",
-                    {
-                        "description": "Not modified: the answer would carry the version "
-                        "If-None-Match named; nothing in it.",
-                        "headers": {"ETag": VERSION_HEADER},
-                    },
-                )
+                add_not_modified(operation)
             responses.setdefault("default", PROBLEM_RESPONSE)
+
+
+def problems_as_components(responses: dict[Any, Any], versioned: bool) -> None:
+    """Each error a view declared as the response component of its kind; a success of a
+    ``versioned`` operation (about a game, or a creation) with its ETag."""
+    for status in list(responses):
+        if str(status) == "409":
+            responses[status] = REFUSAL_RESPONSE
+        elif str(status) == "429":
+            responses[status] = RATE_LIMITED_RESPONSE
+        elif str(status) == "503":
+            responses[status] = UNAVAILABLE_RESPONSE
+        elif str(status)[0] in "45":
+            responses[status] = PROBLEM_RESPONSE
+        elif str(status)[0] == "2" and versioned:
+            responses[status].setdefault("headers", {})["ETag"] = VERSION_HEADER
+
+
+def add_error_responses(
+    responses: dict[Any, Any], method: str, path: str | None, about_a_game: bool
+) -> None:
+    """The errors every operation of its kind may answer, declared or not."""
+    # Every body is read against a size limit (64 KiB; an import 32 MiB): 413 over it.
+    errors = ["413", "422"] if method == "post" else []
+    if about_a_game:
+        errors += ["401", "403", "404"]
+        if method == "post":
+            errors += ["409", "412"]
+    for status in errors:
+        responses.setdefault(status, REFUSAL_RESPONSE if status == "409" else PROBLEM_RESPONSE)
+    if path is not None and path.startswith(GAMES_PATH):
+        # Every operation on games reads or writes the store, which may be full or out of
+        # reach for a while.
+        responses.setdefault("503", UNAVAILABLE_RESPONSE)
+
+
+def add_created_headers(responses: dict[Any, Any], about_a_game: bool) -> None:
+    """A creation's ``Location``; a recorded transaction's ``Idempotent-Replayed``, a new
+    game's ``Cache-Control`` (its tokens)."""
+    created = next((r for status, r in responses.items() if str(status) == "201"), None)
+    if created is None:
+        return
+    headers = created.setdefault("headers", {})
+    headers["Location"] = {
+        "description": "where the new game or transaction lives",
+        "required": True,
+        "schema": {"type": "string"},
+    }
+    if about_a_game:
+        headers["Idempotent-Replayed"] = {
+            "description": "`true` when this is the answer an earlier request with the same "
+            "Idempotency-Key and body was given; nothing recorded",
+            "schema": {"type": "string", "enum": ["true"]},
+        }
+    else:
+        headers["Cache-Control"] = NO_STORE_HEADER  # the new game's tokens
+
+
+def add_not_modified(operation: dict[str, Any]) -> None:
+    """Every read of a game answers If-None-Match naming its version with 304."""
+    operation.setdefault("parameters", []).append(
+        {
+            "in": "header",
+            "name": "If-None-Match",
+            "required": False,
+            "description": 'the ETag of an earlier answer ("<version>"): 304 if this answer '
+            "would carry the same",
+            "schema": {"type": "string"},
+        }
+    )
+    operation["responses"].setdefault(
+        "304",
+        {
+            "description": "Not modified: the answer would carry the version If-None-Match "
+            "named; nothing in it.",
+            "headers": {"ETag": VERSION_HEADER},
+        },
+    )
 
 
 class TableBankApi(flask_smorest.Api):
@@ -382,6 +416,16 @@ class TableBankApi(flask_smorest.Api):
         named = named_codes()
         ProblemSchema.declare_codes(named, sorted(set(problem_codes()) - set(named)))
         super().init_app(app, spec_kwargs=spec_kwargs)
+        self.declare_responses()
+        for name, component in problem_components(*ProblemSchema.codes).items():
+            self.spec.components.schema(name, component)
+        for name, component in change_components().items():
+            self.spec.components.schema(name, component)
+        self.declare_security()
+
+    def declare_responses(self) -> None:
+        """The components the operations refer to: the version header and the responses of
+        problems (``ProblemResponsesPlugin``)."""
         self.spec.components.header(
             VERSION_HEADER,
             {
@@ -404,14 +448,7 @@ class TableBankApi(flask_smorest.Api):
                 "description": "Too many games created or imported from this address "
                 "(`rate_limited`), or too many event streams open for this token, game or "
                 "address (`too_many_streams`): try again after `Retry-After` seconds.",
-                "headers": {
-                    "Retry-After": {
-                        "description": "seconds to wait",
-                        "required": True,
-                        "schema": {"type": "integer", "minimum": 1},
-                    }
-                },
-                "content": {PROBLEM_JSON: {"schema": ProblemSchema}},
+                **RETRY_AFTER,
             },
         )
         self.spec.components.response(
@@ -422,20 +459,9 @@ class TableBankApi(flask_smorest.Api):
                 "or, for an import or a read of a long log (replay, export, verify, fair play, "
                 "a statement, a filtered page), every slot stayed taken (`busy`): try again "
                 "after `Retry-After` seconds.",
-                "headers": {
-                    "Retry-After": {
-                        "description": "seconds to wait",
-                        "required": True,
-                        "schema": {"type": "integer", "minimum": 1},
-                    }
-                },
-                "content": {PROBLEM_JSON: {"schema": ProblemSchema}},
+                **RETRY_AFTER,
             },
         )
-        for name, component in problem_components(*ProblemSchema.codes).items():
-            self.spec.components.schema(name, component)
-        for name, component in change_components().items():
-            self.spec.components.schema(name, component)
         self.spec.components.response(
             REFUSAL_RESPONSE,
             {
@@ -445,6 +471,9 @@ class TableBankApi(flask_smorest.Api):
                 "content": {PROBLEM_JSON: {"schema": {"$ref": SCHEMAS + CONFLICT}}},
             },
         )
+
+    def declare_security(self) -> None:
+        """The two bearer tokens: the admin's and a game's."""
         self.spec.components.security_scheme(
             ADMIN,
             {

@@ -87,7 +87,7 @@ class Metrics(NoMetrics):
         self.directory = directory
         if directory and MULTIPROCESS_ENV not in os.environ:
             os.environ[MULTIPROCESS_ENV] = directory  # read once, when the library is imported
-        from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, values
+        from prometheus_client import CollectorRegistry, values
 
         if directory and (
             values.ValueClass is values.MutexValue or os.environ[MULTIPROCESS_ENV] != directory
@@ -97,6 +97,13 @@ class Metrics(NoMetrics):
             )
         self.registry = CollectorRegistry()
         kept = None if directory else self.registry  # in files: summed over them when read
+        self._declare(kept)
+
+    def _declare(self, kept: Any) -> None:
+        """Every metric the contract names, kept in ``kept`` (a registry of this app's, or
+        ``None``: in the directory's files)."""
+        from prometheus_client import Counter, Gauge, Histogram
+
         self._requests = Counter(
             "tablebank_http_requests",
             "HTTP requests answered, by method, URL rule and status.",

@@ -177,6 +177,7 @@ def _length(value: Any) -> int:
 
 
 def _check_deeds(raw: Any, params: dict[str, Any], problems: list[str]) -> dict[str, Deed]:
+    """The deeds of a rule set's document by id; what is wrong with each added to ``problems``."""
     deeds: dict[str, Deed] = {}
     if not isinstance(raw, list) or not 1 <= len(raw) <= MAX_DEEDS:
         problems.append(f"deeds: a list of 1 to {MAX_DEEDS} deeds")
@@ -184,77 +185,90 @@ def _check_deeds(raw: Any, params: dict[str, Any], problems: list[str]) -> dict[
     limit = PARAMETERS["max_houses"]
     max_houses: int = params["max_houses"] if limit.accepts(params.get("max_houses"), params) else 4
     for i, item in enumerate(raw):
-        where = f"deeds[{i}]"
-        if not isinstance(item, dict):
-            problems.append(f"{where}: an object is required")
-            continue
-        name, kind, group = item.get("name"), item.get("kind"), item.get("group")
-        if not (isinstance(name, str) and name.strip() and len(name) <= 80):
-            problems.append(f"{where}.name: a name of up to 80 characters")
-            continue
-        slug = item.get("id", slugify(name))
-        if not (isinstance(slug, str) and re.fullmatch(r"[a-z0-9]+(-[a-z0-9]+)*", slug)):
-            problems.append(
-                f"{where}.id: the name {name!r} gives no id of a-z, 0-9 and '-': give an id"
-            )
-            continue
-        if kind not in ("street", "railroad", "utility", "plot", "central"):
-            problems.append(f"{where}.kind: street, railroad, utility, plot or central")
-            continue
-        if not (isinstance(group, str) and 0 < len(group) <= 64):
-            problems.append(f"{where}.group: a group name")
-            continue
-        price: Any = item.get("price")
-        position: Any = item.get("position", i)
-        if price is None and kind == "plot":
-            pass  # the box prints it; the banker enters it on the first purchase
-        elif not whole(price, 2, 10**9) or price % 2:
-            problems.append(f"{where}.price: a positive even whole number")
-            continue
-        if not whole(position, 0, 1000):
-            problems.append(f"{where}.position: a whole number from 0")
-            continue
-        rents: Any = item.get("rents", [])
-        house_price: Any = item.get("house_price", 0)
-        hotel_price: Any = item.get("hotel_price", house_price)
-        if kind == "street":
-            if not (
-                isinstance(rents, list)
-                and len(rents) >= max_houses + 2
-                and all(whole(r, 0, 10**9) for r in rents)
-            ):
-                problems.append(
-                    f"{where}.rents: bare, 1 to {max_houses} houses, and hotel "
-                    f"({max_houses + 2} whole numbers)"
-                )
-                continue
-            if not (whole(house_price, 1, 10**9) and whole(hotel_price, 1, 10**9)):
-                problems.append(f"{where}: a street needs a house_price (and hotel_price)")
-                continue
-        if kind == "plot" and not (house_price == 0 or whole(house_price, 1, 10**9)):
-            problems.append(f"{where}.house_price: 0 (entered by the banker) or a price")
-            continue
-        deed = Deed(
-            slug=slug,
-            name=name,
-            position=position,
-            kind=kind,
-            group=group,
-            price=price,
-            rents=tuple(rents) if kind == "street" else (),
-            house_price=house_price if kind in ("street", "plot") else 0,
-            hotel_price=hotel_price if kind in ("street", "plot") else 0,
-        )
-        # Derived, not given: a rule set's answer shows it, and may be sent back as it is.
-        if "mortgage_value" in item and not _same_whole(
-            item["mortgage_value"], deed.mortgage_value
-        ):
-            problems.append(f"{where}.mortgage_value: half the price ({deed.mortgage_value})")
+        deed = _one_deed(item, i, max_houses)
+        if isinstance(deed, str):
+            problems.append(f"deeds[{i}]{deed}")
             continue
         if deed.slug in deeds:
-            problems.append(f"{where}.name: {deed.slug!r} twice")
+            problems.append(f"deeds[{i}].name: {deed.slug!r} twice")
         deeds[deed.slug] = deed
     return deeds
+
+
+def _one_deed(item: Any, i: int, max_houses: int) -> Deed | str:
+    """The ``i``-th deed of a rule set's document, or what is wrong with it (to follow its
+    place: ``.field: what it must be``)."""
+    if not isinstance(item, dict):
+        return ": an object is required"
+    named = _deed_names(item)
+    if isinstance(named, str):
+        return named
+    slug, name, kind, group = named
+    price: Any = item.get("price")
+    position: Any = item.get("position", i)
+    if price is None and kind == "plot":
+        pass  # the box prints it; the banker enters it on the first purchase
+    elif not whole(price, 2, 10**9) or price % 2:
+        return ".price: a positive even whole number"
+    if not whole(position, 0, 1000):
+        return ".position: a whole number from 0"
+    rents: Any = item.get("rents", [])
+    house_price: Any = item.get("house_price", 0)
+    hotel_price: Any = item.get("hotel_price", house_price)
+    wrong = _buildings_wrong(kind, rents, house_price, hotel_price, max_houses)
+    if wrong:
+        return wrong
+    deed = Deed(
+        slug=slug,
+        name=name,
+        position=position,
+        kind=kind,
+        group=group,
+        price=price,
+        rents=tuple(rents) if kind == "street" else (),
+        house_price=house_price if kind in ("street", "plot") else 0,
+        hotel_price=hotel_price if kind in ("street", "plot") else 0,
+    )
+    # Derived, not given: a rule set's answer shows it, and may be sent back as it is.
+    if "mortgage_value" in item and not _same_whole(item["mortgage_value"], deed.mortgage_value):
+        return f".mortgage_value: half the price ({deed.mortgage_value})"
+    return deed
+
+
+def _deed_names(item: dict[str, Any]) -> tuple[str, str, str, str] | str:
+    """A deed's id (given, or made of its name), name, kind and group, or what is wrong."""
+    name, kind, group = item.get("name"), item.get("kind"), item.get("group")
+    if not (isinstance(name, str) and name.strip() and len(name) <= 80):
+        return ".name: a name of up to 80 characters"
+    slug = item.get("id", slugify(name))
+    if not (isinstance(slug, str) and re.fullmatch(r"[a-z0-9]+(-[a-z0-9]+)*", slug)):
+        return f".id: the name {name!r} gives no id of a-z, 0-9 and '-': give an id"
+    if kind not in ("street", "railroad", "utility", "plot", "central"):
+        return ".kind: street, railroad, utility, plot or central"
+    if not (isinstance(group, str) and 0 < len(group) <= 64):
+        return ".group: a group name"
+    return slug, name, kind, group
+
+
+def _buildings_wrong(
+    kind: str, rents: Any, house_price: Any, hotel_price: Any, max_houses: int
+) -> str | None:
+    """What is wrong with a deed's rents and building prices for its kind, if anything."""
+    if kind == "street":
+        if not (
+            isinstance(rents, list)
+            and len(rents) >= max_houses + 2
+            and all(whole(r, 0, 10**9) for r in rents)
+        ):
+            return (
+                f".rents: bare, 1 to {max_houses} houses, and hotel "
+                f"({max_houses + 2} whole numbers)"
+            )
+        if not (whole(house_price, 1, 10**9) and whole(hotel_price, 1, 10**9)):
+            return ": a street needs a house_price (and hotel_price)"
+    if kind == "plot" and not (house_price == 0 or whole(house_price, 1, 10**9)):
+        return ".house_price: 0 (entered by the banker) or a price"
+    return None
 
 
 def _check_currency(raw: Any, problems: list[str]) -> None:

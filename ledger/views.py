@@ -31,25 +31,7 @@ DISPUTE_FIELDS = ("seq", "about", "by", "reason", "status", "resolved_by", "note
 def game_view(game: Game) -> dict[str, Any]:
     """The game as the API shows it."""
     rs, state = game.ruleset, game.state
-    players = []
-    for pid, p in state["players"].items():
-        players.append(
-            {
-                "id": pid,
-                "name": p["name"],
-                "cash": state["balances"][pid],
-                "net_worth": rules.net_worth(rs, state, pid),
-                "bankrupt": p["bankrupt_seq"] is not None,
-                "jail_cards": [d for d, h in state["jail_cards"].items() if h == pid],
-                "in_jail": p["in_jail"],
-            }
-        )
-        if state["shares"] is not None:
-            players[-1].update(
-                shares=state["shares"]["held"].get(pid, 0),
-                policies=sorted(state["policies"].get(pid, [])),
-                tax_exempt=bool(state["exempt"].get(pid)),
-            )
+    players = [player_view(rs, state, pid) for pid in state["players"]]
     view: dict[str, Any] = {
         "id": str(game.id),
         "name": game.name,
@@ -71,6 +53,36 @@ def game_view(game: Game) -> dict[str, Any]:
         "last_seq": state["last_seq"],
         "head": state["head"],
     }
+    view.update(variant_view(game))
+    return view
+
+
+def player_view(rs: RuleSet, state: dict[str, Any], pid: str) -> dict[str, Any]:
+    """One player as the game shows it: cash, net worth, cards; shares where the game has."""
+    p = state["players"][pid]
+    player = {
+        "id": pid,
+        "name": p["name"],
+        "cash": state["balances"][pid],
+        "net_worth": rules.net_worth(rs, state, pid),
+        "bankrupt": p["bankrupt_seq"] is not None,
+        "jail_cards": [d for d, h in state["jail_cards"].items() if h == pid],
+        "in_jail": p["in_jail"],
+    }
+    if state["shares"] is not None:
+        player.update(
+            shares=state["shares"]["held"].get(pid, 0),
+            policies=sorted(state["policies"].get(pid, [])),
+            tax_exempt=bool(state["exempt"].get(pid)),
+        )
+    return player
+
+
+def variant_view(game: Game) -> dict[str, Any]:
+    """What the game shows only where its rules, options or history have it: the end of a
+    timed game, shares, entered figures, plots paid at auction, disputes, standings."""
+    state = game.state
+    view: dict[str, Any] = {}
     if game.options.get("minutes"):
         view["ends_at"] = ends_at(game.created_at, int(game.options["minutes"]))
     if state["shares"] is not None:

@@ -49,42 +49,14 @@ def declare_bankruptcy(d: Draft, body: Body) -> None:
             raise InvalidField("creditor", "a player cannot owe himself")
     if d.rs.params["bankruptcy"] == "bank_covers":
         bank_covers(d, body, debtor, creditor)
-        d.change("jail", False, player=debtor)
-        if d.state["turn"] == debtor:
-            d.change("turn", None)
-        d.change("bankrupt", d.seq, player=debtor)
+        _seat_out(d, debtor)
         finish_if_over(d)
         return
     owed = whole(body, "owed") if body.get("owed") is not None else None
     liq = check_insolvent(d, debtor, owed)
-    lift = set(names(body, "unmortgage"))
     deeds = rules.owned_by(d.state, debtor)
-    for slug in lift:
-        if slug not in deeds or not d.prop(slug)["mortgaged"] or creditor == "bank":
-            raise InvalidField(
-                "unmortgage", f"{slug} is not a mortgaged deed the creditor receives"
-            )
-    sold = []
-    # 1. Buildings go to the Bank: sold at half price for a player creditor, taken otherwise.
-    # (In the short game they pass to a player creditor with the deeds.)
-    keep_buildings = creditor != "bank" and d.rs.params["bankrupt_buildings_to_creditor"]
-    for slug in deeds:
-        prop = d.prop(slug)
-        if keep_buildings or not (prop["houses"] or prop["hotel"]):
-            continue
-        value = rules.buildings_sale_value(d.rs, d.deed(slug), prop)
-        sold.append(
-            {
-                "property": slug,
-                "houses": prop["houses"],
-                "hotel": prop["hotel"],
-                "amount": value if creditor != "bank" else 0,
-            }
-        )
-        d.change("houses", 0, property=slug)
-        d.change("hotel", False, property=slug)
-        if creditor != "bank":
-            d.pay("bank", debtor, value)
+    lift = _lifted(body, deeds, d, creditor)
+    sold = _buildings_to_the_bank(d, debtor, creditor, deeds)
     # 2. All cash, with the sale proceeds, to the creditor.
     cash = d.state["balances"][debtor]
     d.pay(debtor, creditor, cash)
@@ -99,10 +71,7 @@ def declare_bankruptcy(d: Draft, body: Body) -> None:
     ious_received, ious_cleared = pass_ious(d, debtor, creditor)
     # 4. The creditor pays the 10 % on each mortgaged deed received, lifting those it chooses.
     mortgaged = take_mortgaged(d, creditor, deeds, lift) if creditor != "bank" else []
-    d.change("jail", False, player=debtor)
-    if d.state["turn"] == debtor:
-        d.change("turn", None)
-    d.change("bankrupt", d.seq, player=debtor)
+    _seat_out(d, debtor)
     d.basis = {
         "debtor": debtor,
         "creditor": creditor,
@@ -116,6 +85,54 @@ def declare_bankruptcy(d: Draft, body: Body) -> None:
         "ious_written_off": ious_cleared,
     }
     finish_if_over(d)
+
+
+def _seat_out(d: Draft, debtor: str) -> None:
+    """The bankrupt player leaves the table: out of jail, not on turn, bankrupt at this seq."""
+    d.change("jail", False, player=debtor)
+    if d.state["turn"] == debtor:
+        d.change("turn", None)
+    d.change("bankrupt", d.seq, player=debtor)
+
+
+def _lifted(body: Body, deeds: list[str], d: Draft, creditor: str) -> set[str]:
+    """The mortgaged deeds a player creditor lifts as it receives them (``unmortgage``)."""
+    lift = set(names(body, "unmortgage"))
+    for slug in lift:
+        if slug not in deeds or not d.prop(slug)["mortgaged"] or creditor == "bank":
+            raise InvalidField(
+                "unmortgage", f"{slug} is not a mortgaged deed the creditor receives"
+            )
+    return lift
+
+
+def _buildings_to_the_bank(
+    d: Draft, debtor: str, creditor: str, deeds: list[str]
+) -> list[dict[str, Any]]:
+    """1. Buildings go to the Bank: sold at half price for a player creditor (the debtor
+    paid), taken otherwise. (In the short game they pass to a player creditor with the
+    deeds.) The lines of the basis."""
+    sold: list[dict[str, Any]] = []
+    if creditor != "bank" and d.rs.params["bankrupt_buildings_to_creditor"]:
+        return sold
+    for slug in deeds:
+        prop = d.prop(slug)
+        if not (prop["houses"] or prop["hotel"]):
+            continue
+        value = rules.buildings_sale_value(d.rs, d.deed(slug), prop)
+        sold.append(
+            {
+                "property": slug,
+                "houses": prop["houses"],
+                "hotel": prop["hotel"],
+                "amount": value if creditor != "bank" else 0,
+            }
+        )
+        d.change("houses", 0, property=slug)
+        d.change("hotel", False, property=slug)
+        if creditor != "bank":
+            d.pay("bank", debtor, value)
+    return sold
 
 
 def bank_covers(d: Draft, body: Body, debtor: str, creditor: str) -> None:

@@ -6,6 +6,7 @@ docs/rules.md: "Building", "Selling buildings".
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from ledger import rules
@@ -105,80 +106,7 @@ def _check_even(d: Draft, slugs: set[str]) -> None:
 )
 def buy_buildings(d: Draft, body: Body) -> None:
     """Sell the owner houses or a hotel, evenly, on a complete group without a mortgage."""
-    owner: str | None = None
-    lines: list[dict[str, Any]] = []
-    total = 0
-    per_hotel = int(d.rs.params["houses_before_hotel"])
-    max_houses = int(d.rs.params["max_houses"])
-    for order in _orders(body):
-        deed, owner = _street_of_owner(d, order, owner)
-        d.player(owner)
-        if not rules.holds_group(d.rs, d.state, deed.slug, owner):
-            raise RuleViolation(
-                "group_incomplete", owner=owner, property=deed.slug, group=deed.group
-            )
-        if rules.group_has_mortgage(d.rs, d.state, deed.slug):
-            mortgaged = next(s for s in d.rs.group_of(deed.slug) if d.prop(s)["mortgaged"])
-            raise RuleViolation("mortgaged", reason="build", property=mortgaged, group=deed.group)
-        prop = d.prop(deed.slug)
-        if order.get("hotel"):
-            if prop["hotel"]:
-                raise RuleViolation("building_limit", reason="hotel", property=deed.slug)
-            if prop["houses"] != per_hotel:
-                raise RuleViolation(
-                    "uneven_building",
-                    reason="hotel",
-                    property=deed.slug,
-                    needed=per_hotel,
-                    houses=prop["houses"],
-                )
-            if not in_supply(d, "hotels", 1):
-                raise RuleViolation("no_hotels_left", property=deed.slug)
-            unit, count, what = deed.hotel_price, 1, "hotel"
-            d.change("houses", 0, property=deed.slug)
-            d.change("hotel", True, property=deed.slug)
-        else:
-            count = whole(order, "houses", 1, max_houses, default=1)
-            if prop["hotel"] or prop["houses"] + count > max_houses:
-                raise RuleViolation(
-                    "building_limit", reason="houses", property=deed.slug, limit=max_houses
-                )
-            if not in_supply(d, "houses", count):
-                raise RuleViolation(
-                    "no_houses_left",
-                    reason="build",
-                    property=deed.slug,
-                    needed=count,
-                    left=d.state["supply"]["houses"],
-                )
-            unit, what = deed.house_price, "houses"
-            d.change("houses", prop["houses"] + count, property=deed.slug)
-        printed = unit
-        if not printed:
-            # The box prints the building price, this rule set does not: the banker enters it.
-            unit = whole(order, "price")
-            d.change("figure", unit, property=deed.slug, field="building_price")
-        elif not d.variant.auctioned_buildings and order.get("price") not in (None, printed):
-            raise InvalidField("price", f"a building on {deed.slug} costs {printed}")
-        elif order.get("price") is not None:
-            if whole(order, "price") < printed:
-                raise InvalidField(
-                    "price", f"an auctioned building starts at the printed {printed}"
-                )
-            unit = int(order["price"])
-        cost = unit * count
-        total += cost
-        lines.append(
-            {
-                "property": deed.slug,
-                what: count if what == "houses" else True,
-                "unit_price": unit,
-                "printed_price": printed or None,
-                "cost": cost,
-            }
-        )
-    _check_even(d, {line["property"] for line in lines})
-    assert owner is not None
+    owner, lines, total = _orders_of_owner(d, body, _built, "cost")
     houses = sum(line.get("houses", 0) for line in lines)
     if option(d, "one_house_per_turn") and houses:
         built = d.state["built_this_turn"].get(owner, 0) + houses
@@ -189,6 +117,105 @@ def buy_buildings(d: Draft, body: Body) -> None:
         d.change("built_this_turn", built, player=owner)
     d.pay(owner, "bank", total)
     d.basis = {"owner": owner, "orders": lines, "total": total}
+
+
+# One order of a build or a sale on the owner's street: its line of the basis.
+Order = Callable[[Draft, Deed, str, Body], dict[str, Any]]
+
+
+def _orders_of_owner(
+    d: Draft, body: Body, line_of: Order, money: str
+) -> tuple[str, list[dict[str, Any]], int]:
+    """Each order of a build or a sale by ``line_of``, the streets' buildings even after
+    them all: the owner, the lines, and the sum of their ``money``."""
+    owner: str | None = None
+    lines: list[dict[str, Any]] = []
+    for order in _orders(body):
+        deed, owner = _street_of_owner(d, order, owner)
+        lines.append(line_of(d, deed, owner, order))
+    _check_even(d, {line["property"] for line in lines})
+    assert owner is not None
+    return owner, lines, sum(int(line[money]) for line in lines)
+
+
+def _built(d: Draft, deed: Deed, owner: str, order: Body) -> dict[str, Any]:
+    """One order of a build: houses or a hotel put on the street, and what they cost."""
+    d.player(owner)
+    if not rules.holds_group(d.rs, d.state, deed.slug, owner):
+        raise RuleViolation("group_incomplete", owner=owner, property=deed.slug, group=deed.group)
+    if rules.group_has_mortgage(d.rs, d.state, deed.slug):
+        mortgaged = next(s for s in d.rs.group_of(deed.slug) if d.prop(s)["mortgaged"])
+        raise RuleViolation("mortgaged", reason="build", property=mortgaged, group=deed.group)
+    if order.get("hotel"):
+        _put_a_hotel(d, deed)
+        printed, count, what = deed.hotel_price, 1, "hotel"
+    else:
+        count = _put_houses(d, deed, order)
+        printed, what = deed.house_price, "houses"
+    unit = _unit_price(d, deed, order, printed)
+    return {
+        "property": deed.slug,
+        what: count if what == "houses" else True,
+        "unit_price": unit,
+        "printed_price": printed or None,
+        "cost": unit * count,
+    }
+
+
+def _put_a_hotel(d: Draft, deed: Deed) -> None:
+    """A hotel in place of the street's houses, if it has them all and the Bank a hotel."""
+    prop = d.prop(deed.slug)
+    per_hotel = int(d.rs.params["houses_before_hotel"])
+    if prop["hotel"]:
+        raise RuleViolation("building_limit", reason="hotel", property=deed.slug)
+    if prop["houses"] != per_hotel:
+        raise RuleViolation(
+            "uneven_building",
+            reason="hotel",
+            property=deed.slug,
+            needed=per_hotel,
+            houses=prop["houses"],
+        )
+    if not in_supply(d, "hotels", 1):
+        raise RuleViolation("no_hotels_left", property=deed.slug)
+    d.change("houses", 0, property=deed.slug)
+    d.change("hotel", True, property=deed.slug)
+
+
+def _put_houses(d: Draft, deed: Deed, order: Body) -> int:
+    """The order's houses on the street, within its limit and the Bank's; how many."""
+    prop = d.prop(deed.slug)
+    max_houses = int(d.rs.params["max_houses"])
+    count = whole(order, "houses", 1, max_houses, default=1)
+    if prop["hotel"] or prop["houses"] + count > max_houses:
+        raise RuleViolation("building_limit", reason="houses", property=deed.slug, limit=max_houses)
+    if not in_supply(d, "houses", count):
+        raise RuleViolation(
+            "no_houses_left",
+            reason="build",
+            property=deed.slug,
+            needed=count,
+            left=d.state["supply"]["houses"],
+        )
+    d.change("houses", prop["houses"] + count, property=deed.slug)
+    return count
+
+
+def _unit_price(d: Draft, deed: Deed, order: Body, printed: int) -> int:
+    """What one building costs: the deed's printed price; the banker's where the rule set
+    prints none (kept as the deed's figure), or an auction's, at least the printed one."""
+    if not printed:
+        # The box prints the building price, this rule set does not: the banker enters it.
+        unit = whole(order, "price")
+        d.change("figure", unit, property=deed.slug, field="building_price")
+        return unit
+    if not d.variant.auctioned_buildings and order.get("price") not in (None, printed):
+        raise InvalidField("price", f"a building on {deed.slug} costs {printed}")
+    if order.get("price") is not None:
+        if whole(order, "price") < printed:
+            raise InvalidField("price", f"an auctioned building starts at the printed {printed}")
+        return int(order["price"])
+    return printed
 
 
 @transaction(
@@ -210,55 +237,50 @@ def buy_buildings(d: Draft, body: Body) -> None:
 )
 def sell_buildings(d: Draft, body: Body) -> None:
     """Buy back the owner's houses or hotel at half price, evenly."""
-    owner: str | None = None
-    lines: list[dict[str, Any]] = []
-    total = 0
-    per_hotel = int(d.rs.params["houses_before_hotel"])
-    for order in _orders(body):
-        deed, owner = _street_of_owner(d, order, owner)
-        prop = d.prop(deed.slug)
-        half_house = rules.round_half_up(deed.house_price, 2)
-        half_hotel = rules.round_half_up(deed.hotel_price, 2)
-        if order.get("hotel"):
-            if not prop["hotel"]:
-                raise RuleViolation("no_buildings", reason="hotel", property=deed.slug)
-            d.change("hotel", False, property=deed.slug)
-            if order.get("break_down"):
-                if not in_supply(d, "houses", per_hotel):
-                    raise RuleViolation(
-                        "no_houses_left",
-                        reason="break_down",
-                        property=deed.slug,
-                        needed=per_hotel,
-                        left=d.state["supply"]["houses"],
-                    )
-                d.change("houses", per_hotel, property=deed.slug)
-                amount = half_hotel
-            else:
-                amount = half_hotel + per_hotel * half_house
-            lines.append(
-                {
-                    "property": deed.slug,
-                    "hotel": True,
-                    "break_down": bool(order.get("break_down")),
-                    "amount": amount,
-                }
-            )
-        else:
-            count = whole(order, "houses", 1, default=1)
-            if prop["houses"] < count:
-                raise RuleViolation(
-                    "no_buildings",
-                    reason="houses",
-                    property=deed.slug,
-                    houses=prop["houses"],
-                    count=count,
-                )
-            d.change("houses", prop["houses"] - count, property=deed.slug)
-            amount = count * half_house
-            lines.append({"property": deed.slug, "houses": count, "amount": amount})
-        total += amount
-    _check_even(d, {line["property"] for line in lines})
-    assert owner is not None
+    owner, lines, total = _orders_of_owner(d, body, _sold, "amount")
     d.pay("bank", owner, total)
     d.basis = {"owner": owner, "orders": lines, "total": total}
+
+
+def _sold(d: Draft, deed: Deed, owner: str, order: Body) -> dict[str, Any]:
+    """One order of a sale: the street's hotel or houses back to the Bank at half price."""
+    prop = d.prop(deed.slug)
+    half_house = rules.round_half_up(deed.house_price, 2)
+    if order.get("hotel"):
+        return _sell_the_hotel(d, deed, order, half_house)
+    count = whole(order, "houses", 1, default=1)
+    if prop["houses"] < count:
+        raise RuleViolation(
+            "no_buildings", reason="houses", property=deed.slug, houses=prop["houses"], count=count
+        )
+    d.change("houses", prop["houses"] - count, property=deed.slug)
+    return {"property": deed.slug, "houses": count, "amount": count * half_house}
+
+
+def _sell_the_hotel(d: Draft, deed: Deed, order: Body, half_house: int) -> dict[str, Any]:
+    """The street's hotel back to the Bank: with the houses it stood for, or broken down into
+    them (which the Bank must have)."""
+    per_hotel = int(d.rs.params["houses_before_hotel"])
+    half_hotel = rules.round_half_up(deed.hotel_price, 2)
+    if not d.prop(deed.slug)["hotel"]:
+        raise RuleViolation("no_buildings", reason="hotel", property=deed.slug)
+    d.change("hotel", False, property=deed.slug)
+    if order.get("break_down"):
+        if not in_supply(d, "houses", per_hotel):
+            raise RuleViolation(
+                "no_houses_left",
+                reason="break_down",
+                property=deed.slug,
+                needed=per_hotel,
+                left=d.state["supply"]["houses"],
+            )
+        d.change("houses", per_hotel, property=deed.slug)
+        amount = half_hotel
+    else:
+        amount = half_hotel + per_hotel * half_house
+    return {
+        "property": deed.slug,
+        "hotel": True,
+        "break_down": bool(order.get("break_down")),
+        "amount": amount,
+    }

@@ -50,10 +50,6 @@ def make_trade(d: Draft, body: Body) -> None:
     """Move every leg's cash, deeds and jail cards at once; mortgaged deeds cost 10 % more."""
     lift = set(names(body, "unmortgage"))
     received: dict[str, list[str]] = {}
-    seen: set[str] = set()
-    moved_cards: set[str] = set()
-    legs = []
-    # Check ownership against the table as it stood, so deeds cannot be passed along.
     legs_in = body.get("legs")
     if (
         not isinstance(legs_in, list)
@@ -61,29 +57,8 @@ def make_trade(d: Draft, body: Body) -> None:
         or not all(isinstance(x, dict) for x in legs_in)
     ):
         raise InvalidField("legs", "a list of one or more legs")
-    for i, leg in enumerate(legs_in):
-        frm, to = d.player(leg["from"]), d.player(leg["to"])
-        whole(leg, "cash", 0, default=0)
-        if frm == to:
-            raise InvalidField(f"legs.{i}.to", "a leg needs two different players")
-        for slug in names(leg, "properties"):
-            deed = d.deed(slug)
-            if slug in seen:
-                raise InvalidField(f"legs.{i}.properties", f"{slug} is traded twice")
-            seen.add(slug)
-            if d.before["properties"][slug]["owner"] != frm:
-                raise RuleViolation("not_owner", player=frm, property=slug)
-            if d.before["properties"][slug]["mortgaged"] and not d.rs.params["mortgaged_tradeable"]:
-                raise RuleViolation("mortgaged", reason="trade", property=slug)
-            d.variant.check_trade(d, deed)
-        if not (leg.get("cash") or leg.get("properties") or leg.get("jail_cards")):
-            raise InvalidField(f"legs.{i}", "a leg moves cash, deeds or jail cards")
-        for deck in names(leg, "jail_cards"):
-            if deck not in JAIL_DECKS:
-                raise InvalidField(f"legs.{i}.jail_cards", f"decks are {', '.join(JAIL_DECKS)}")
-            if deck in moved_cards or d.before["jail_cards"][deck] != frm:
-                raise RuleViolation("no_jail_card", reason="not_held", player=frm, deck=deck)
-            moved_cards.add(deck)
+    seen = _check_legs(d, legs_in)
+    legs = []
     for leg in legs_in:
         frm, to = leg["from"], leg["to"]
         d.pay(frm, to, int(leg.get("cash") or 0))
@@ -110,3 +85,34 @@ def make_trade(d: Draft, body: Body) -> None:
     for receiver, slugs in received.items():
         mortgaged += take_mortgaged(d, receiver, slugs, lift)
     d.basis = {"legs": legs, "mortgaged_received": mortgaged}
+
+
+def _check_legs(d: Draft, legs: list[Body]) -> set[str]:
+    """Refuse a leg between one player, of nothing, or of what its giver did not hold as the
+    table stood before the trade (so that deeds cannot be passed along); the deeds traded."""
+    seen: set[str] = set()
+    moved_cards: set[str] = set()
+    for i, leg in enumerate(legs):
+        frm, to = d.player(leg["from"]), d.player(leg["to"])
+        whole(leg, "cash", 0, default=0)
+        if frm == to:
+            raise InvalidField(f"legs.{i}.to", "a leg needs two different players")
+        for slug in names(leg, "properties"):
+            deed = d.deed(slug)
+            if slug in seen:
+                raise InvalidField(f"legs.{i}.properties", f"{slug} is traded twice")
+            seen.add(slug)
+            if d.before["properties"][slug]["owner"] != frm:
+                raise RuleViolation("not_owner", player=frm, property=slug)
+            if d.before["properties"][slug]["mortgaged"] and not d.rs.params["mortgaged_tradeable"]:
+                raise RuleViolation("mortgaged", reason="trade", property=slug)
+            d.variant.check_trade(d, deed)
+        if not (leg.get("cash") or leg.get("properties") or leg.get("jail_cards")):
+            raise InvalidField(f"legs.{i}", "a leg moves cash, deeds or jail cards")
+        for deck in names(leg, "jail_cards"):
+            if deck not in JAIL_DECKS:
+                raise InvalidField(f"legs.{i}.jail_cards", f"decks are {', '.join(JAIL_DECKS)}")
+            if deck in moved_cards or d.before["jail_cards"][deck] != frm:
+                raise RuleViolation("no_jail_card", reason="not_held", player=frm, deck=deck)
+            moved_cards.add(deck)
+    return seen
