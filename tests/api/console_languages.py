@@ -1,6 +1,6 @@
 """The console's languages as its one list declares them (``LANGUAGES`` in js/i18n.js), and
 the dictionary files beside it: English in i18n.js itself, every other language in
-``i18n-<code>.js``, which i18n.js loads by its code."""
+``i18n-<code>.js``, which i18n.js imports by name."""
 
 from __future__ import annotations
 
@@ -10,11 +10,13 @@ from typing import NamedTuple
 
 CONSOLE_JS = Path(__file__).resolve().parents[2] / "api" / "static" / "console" / "js"
 ENGLISH = "en"
-LIST = re.compile(r"export const LANGUAGES = await Promise\.all\(\[\n(.*?)\n\]", re.S)
+LIST = re.compile(r"export const LANGUAGES = \[\n(.*?)\n\];", re.S)
 ENTRY = re.compile(
     r"^\s*\{code: '(?P<code>[a-z]+)', name: '(?P<name>[^']+)', locale: '(?P<locale>[A-Za-z-]+)', "
-    r"dict: (?:en|dictionary\('(?P<file_code>[a-z]+)'\))\},$"
+    r"dict: (?P<dict>[a-z]+)\},$"
 )
+# A dictionary i18n.js imports by name: ``import {pl} from './i18n-pl.js';``.
+IMPORT = re.compile(r"^import \{([a-z]+)\} from '\./i18n-([a-z]+)\.js';$", re.M)
 FILE = re.compile(r"^i18n-([a-z]+)\.js$")
 
 
@@ -23,18 +25,21 @@ class Language(NamedTuple):
     name: str
     locale: str
     file: str  # the dictionary file, by name, in CONSOLE_JS
-    file_code: str | None  # the code the entry loads its dictionary by (None: English's own)
+    file_code: str | None  # the code of the file its dictionary is imported from (None: English)
 
 
 def listed(folder: Path = CONSOLE_JS) -> list[Language]:
     """The entries of the list, in its order; a line not in the list's form fails."""
-    found = LIST.search((folder / "i18n.js").read_text("utf-8"))
+    text = (folder / "i18n.js").read_text("utf-8")
+    found = LIST.search(text)
     assert found is not None, "no LANGUAGES list in i18n.js"
+    imported = dict(IMPORT.findall(text))  # each dictionary's name: the code of its file
     languages = []
     for line in found.group(1).splitlines():
         entry = ENTRY.match(line)
         assert entry is not None, f"not a language's line: {line!r}"
-        code, file_code = entry["code"], entry["file_code"]
+        code, file_code = entry["code"], imported.get(entry["dict"])
+        assert file_code is not None or entry["dict"] == ENGLISH, f"{line!r}: not imported"
         file = "i18n.js" if code == ENGLISH else f"i18n-{code}.js"
         languages.append(Language(code, entry["name"], entry["locale"], file, file_code))
     return languages

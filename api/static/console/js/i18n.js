@@ -1,9 +1,11 @@
 // The console's languages (`LANGUAGES`): chosen from the browser's languages unless the
 // user switched; amounts formatted per locale (Intl.NumberFormat) with the rule set's currency
-// label. English is here, the others in their own dictionaries (js/i18n-<code>.js).
-// (No import of dom.js: it imports this module, which waits for its dictionaries.)
+// label. English is here, the others in their own dictionaries (js/i18n-<code>.js), each
+// imported by name. (No import of dom.js: it imports this module.)
 
 import * as store from './store.js';
+import {ru} from './i18n-ru.js';
+import {pl} from './i18n-pl.js';
 
 export const en = {
   // navigation and screens
@@ -440,17 +442,15 @@ export const en = {
   n_transactions_one: '{n} transaction', n_transactions_other: '{n} transactions',
 };
 
-/** The dictionary of js/i18n-<code>.js (its export named `code`), loading. */
-const dictionary = (code) => import(`./i18n-${code}.js`).then((module) => module[code]);
-
 // The console's languages, in the order of the switch. A new language is its dictionary file
-// and its line here: everything else is derived (tests/api/test_console_languages.py holds the
-// files and this list to each other). The dictionaries load together, before any text is shown.
-export const LANGUAGES = await Promise.all([
+// (js/i18n-<code>.js, exporting its dictionary as `code`), its import above and its line here:
+// everything else is derived (tests/api/test_console_languages.py holds the files, the imports
+// and this list to each other).
+export const LANGUAGES = [
   {code: 'en', name: 'English', locale: 'en-US', dict: en},
-  {code: 'ru', name: 'Русский', locale: 'ru-RU', dict: dictionary('ru')},
-  {code: 'pl', name: 'Polski', locale: 'pl-PL', dict: dictionary('pl')},
-].map(async (language) => ({...language, dict: await language.dict})));
+  {code: 'ru', name: 'Русский', locale: 'ru-RU', dict: ru},
+  {code: 'pl', name: 'Polski', locale: 'pl-PL', dict: pl},
+];
 const BY_CODE = Object.fromEntries(LANGUAGES.map((language) => [language.code, language]));
 
 function detect() {
