@@ -102,12 +102,15 @@ class Game(Aggregate):
     TransactionRecorded = TransactionRecorded
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Game:
-        # The repository copies a cached game before each command. Only ``state`` is ever
-        # written to; the rule-set document and options are shared, never mutated.
-        clone = object.__new__(type(self))
-        clone.__dict__.update(self.__dict__)
+        """A copy of the game as it is stored (no event pending), made as the library makes
+        a game from its snapshot: a cached game is copied before each command (``ledger.
+        writing``), a game being imported for each of its snapshots. Only ``state`` is ever
+        written to; the rule-set document and options are shared, never mutated."""
+        if self.pending_events:
+            raise ValueError("a game with events not saved yet is not copied")
+        clone = self.Snapshot.take(self).mutate(None)
+        assert isinstance(clone, Game)
         clone.state = copy_state(self.state)
-        clone.__dict__["_pending_events"] = list(self.pending_events)
         return clone
 
     @property
