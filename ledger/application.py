@@ -17,7 +17,7 @@ others it needs, here and nowhere else (as cosmicpython's ``bootstrap`` composes
 How a game, a transaction and a rule set are shown (``ledger.views``) is functions the parts
 call, not a part.
 
-Each method of ``TableBank`` is the method of the part whose job it is (``Part``): the bank
+Each method of ``TableBank`` is the method of the part whose job it is (``PartMethod``): the bank
 keeps no state and no logic of its own.
 """
 
@@ -57,7 +57,7 @@ R = TypeVar("R")
 T = TypeVar("T")
 
 
-class Part(Generic[T, P, R]):
+class PartMethod(Generic[T, P, R]):
     """A method of ``TableBank`` that is ``method`` of one of its parts, the bank's attribute
     ``part``: the bank's ``method`` is that part's bound method, its signature and docstring."""
 
@@ -111,55 +111,55 @@ class TableBank:
         self.purging = Purging(self.storage, self.setup, purged_log)
 
     # -- reading ------------------------------------------------------------------------------
-    rulesets = Part("reading", Reading.rulesets)
-    ruleset = Part("reading", Reading.ruleset)
-    parameters = Part("reading", Reading.parameters)
-    game = Part("reading", Reading.game)
-    game_ruleset = Part("reading", Reading.game_ruleset)
-    moves = Part("reading", Reading.moves)
-    version = Part("reading", Reading.version)
-    last_seq = Part("reading", Reading.last_seq)
-    follow = Part("reading", Reading.follow)
-    transactions = Part("reading", Reading.transactions)
-    transactions_job = Part("reading", Reading.transactions_job)
-    transaction = Part("reading", Reading.transaction)
-    liquidation = Part("reading", Reading.liquidation)
-    statement = Part("reading", Reading.statement)
-    statement_job = Part("reading", Reading.statement_job)
-    replay = Part("reading", Reading.replay)
-    replay_job = Part("reading", Reading.replay_job)
-    fairplay = Part("reading", Reading.fairplay)
-    fairplay_job = Part("reading", Reading.fairplay_job)
-    stats = Part("reading", Reading.stats)
-    stats_job = Part("reading", Reading.stats_job)
-    verify = Part("reading", Reading.verify)
-    verify_job = Part("reading", Reading.verify_job)
+    rulesets = PartMethod("reading", Reading.rulesets)
+    ruleset = PartMethod("reading", Reading.ruleset)
+    parameters = PartMethod("reading", Reading.parameters)
+    game = PartMethod("reading", Reading.game)
+    game_ruleset = PartMethod("reading", Reading.game_ruleset)
+    moves = PartMethod("reading", Reading.moves)
+    version = PartMethod("reading", Reading.version)
+    last_seq = PartMethod("reading", Reading.last_seq)
+    follow = PartMethod("reading", Reading.follow)
+    transactions = PartMethod("reading", Reading.transactions)
+    transactions_job = PartMethod("reading", Reading.transactions_job)
+    transaction = PartMethod("reading", Reading.transaction)
+    liquidation = PartMethod("reading", Reading.liquidation)
+    statement = PartMethod("reading", Reading.statement)
+    statement_job = PartMethod("reading", Reading.statement_job)
+    replay = PartMethod("reading", Reading.replay)
+    replay_job = PartMethod("reading", Reading.replay_job)
+    fairplay = PartMethod("reading", Reading.fairplay)
+    fairplay_job = PartMethod("reading", Reading.fairplay_job)
+    stats = PartMethod("reading", Reading.stats)
+    stats_job = PartMethod("reading", Reading.stats_job)
+    verify = PartMethod("reading", Reading.verify)
+    verify_job = PartMethod("reading", Reading.verify_job)
     # -- the store ----------------------------------------------------------------------------
-    store_answers = Part("storage", Storage.answers)
+    store_answers = PartMethod("storage", Storage.answers)
     # -- access -------------------------------------------------------------------------------
-    authenticate = Part("tokens", Tokens.authenticate)
-    token_watch = Part("tokens", Tokens.watch)
-    replace_token = Part("tokens", Tokens.replace_token)
+    authenticate = PartMethod("tokens", Tokens.authenticate)
+    token_watch = PartMethod("tokens", Tokens.watch)
+    replace_token = PartMethod("tokens", Tokens.replace_token)
     # -- writing ------------------------------------------------------------------------------
-    record = Part("writing", Writing.record)
-    record_request = Part("writing", Writing.record_request)
-    dry_run = Part("writing", Writing.dry_run)
-    dry_run_request = Part("writing", Writing.dry_run_request)
+    record = PartMethod("writing", Writing.record)
+    record_request = PartMethod("writing", Writing.record_request)
+    dry_run = PartMethod("writing", Writing.dry_run)
+    dry_run_request = PartMethod("writing", Writing.dry_run_request)
     # -- set-up -------------------------------------------------------------------------------
-    create_game = Part("setup", SetUp.create_game)
-    list_games = Part("setup", SetUp.list_games)
-    listed_games = Part("setup", SetUp.listed_games)
+    create_game = PartMethod("setup", SetUp.create_game)
+    list_games = PartMethod("setup", SetUp.list_games)
+    listed_games = PartMethod("setup", SetUp.listed_games)
     # -- exchange -----------------------------------------------------------------------------
-    export = Part("exchange", Exchange.export)
-    export_job = Part("exchange", Exchange.export_job)
-    import_game = Part("exchange", Exchange.import_game)
-    rebuild_import = Part("exchange", Exchange.rebuild_import)
-    save_import = Part("exchange", Exchange.save_import)
+    export = PartMethod("exchange", Exchange.export)
+    export_job = PartMethod("exchange", Exchange.export_job)
+    import_game = PartMethod("exchange", Exchange.import_game)
+    rebuild_import = PartMethod("exchange", Exchange.rebuild_import)
+    save_import = PartMethod("exchange", Exchange.save_import)
     # -- purge --------------------------------------------------------------------------------
-    purgeable = Part("purging", Purging.purgeable)
-    purge = Part("purging", Purging.purge)
-    unfinished_imports = Part("purging", Purging.unfinished_imports)
-    remove_unfinished = Part("purging", Purging.remove_unfinished)
+    purgeable = PartMethod("purging", Purging.purgeable)
+    purge = PartMethod("purging", Purging.purge)
+    unfinished_imports = PartMethod("purging", Purging.unfinished_imports)
+    remove_unfinished = PartMethod("purging", Purging.remove_unfinished)
 
     def close(self) -> None:
         """Stop following the store, then close it."""

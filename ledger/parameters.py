@@ -91,7 +91,7 @@ class _Required:
 REQUIRED: Any = _Required()
 
 
-def whole(value: Any, low: int, high: int) -> bool:
+def is_whole(value: Any, low: int, high: int) -> bool:
     """Whether ``value`` is a whole number (a JSON one: not true) from ``low`` to ``high``."""
     return isinstance(value, int) and not isinstance(value, bool) and low <= value <= high
 
@@ -128,18 +128,18 @@ class Parameter:
     def accepts(self, value: Any, params: Mapping[str, Any]) -> bool:
         """Whether ``value`` is one this parameter takes, the others being ``params``."""
         if self.kind == WHOLE:
-            return whole(value, self.low, self.high)
+            return is_whole(value, self.low, self.high)
         if self.kind == WHOLE_OR_NULL:
-            return value is None or whole(value, self.low, self.high)
+            return value is None or is_whole(value, self.low, self.high)
         if self.kind == BOOLEAN:
             return isinstance(value, bool)
         if self.kind in (CHOICE, VARIANT):
             return isinstance(value, str) and value in self.choices
         if self.kind == WHOLES:
-            return isinstance(value, list) and all(whole(v, self.low, self.high) for v in value)
+            return isinstance(value, list) and all(is_whole(v, self.low, self.high) for v in value)
         if self.kind == PRICES:
             return isinstance(value, dict) and all(
-                whole(v, self.low, self.high) for v in value.values()
+                is_whole(v, self.low, self.high) for v in value.values()
             )
         keys = self.keys_of(params)
         return value is None or (
@@ -499,7 +499,7 @@ def check_parameters(raw: Any, problems: list[str]) -> dict[str, Any]:
         if (
             bound is not None
             and bound.accepts(params.get(bound.name), params)
-            and not whole(value, p.low, params[bound.name])
+            and not is_whole(value, p.low, params[bound.name])
         ):
             problems.append(f"parameters.{name}: {at_most_expected(p)}")
     unknown = sorted(set(raw) - set(PARAMETERS))

@@ -15,7 +15,7 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-from ledger.parameters import PARAMETERS, check_parameters, whole
+from ledger.parameters import PARAMETERS, check_parameters, is_whole
 
 BUILT_IN = ("classic", "short", "timed", "millionaire-elite")
 
@@ -130,8 +130,8 @@ def parse_ruleset(document: Any) -> RuleSet:
     players: Any = document.get("players")
     if not (
         isinstance(players, dict)
-        and whole(players.get("min"), 2, 8)
-        and whole(players.get("max"), 2, 8)
+        and is_whole(players.get("min"), 2, 8)
+        and is_whole(players.get("max"), 2, 8)
         and players["min"] <= players["max"]
     ):
         problems.append("players: {min, max} with 2 <= min <= max <= 8")
@@ -169,7 +169,7 @@ def parse_ruleset(document: Any) -> RuleSet:
 
 def _same_whole(value: Any, expected: int | None) -> bool:
     """Whether ``value`` is the whole number ``expected`` (a JSON one: not true), or both None."""
-    return value is None if expected is None else whole(value, expected, expected)
+    return value is None if expected is None else is_whole(value, expected, expected)
 
 
 def _length(value: Any) -> int:
@@ -208,9 +208,9 @@ def _one_deed(item: Any, i: int, max_houses: int) -> Deed | str:
     position: Any = item.get("position", i)
     if price is None and kind == "plot":
         pass  # the box prints it; the banker enters it on the first purchase
-    elif not whole(price, 2, 10**9) or price % 2:
+    elif not is_whole(price, 2, 10**9) or price % 2:
         return ".price: a positive even whole number"
-    if not whole(position, 0, 1000):
+    if not is_whole(position, 0, 1000):
         return ".position: a whole number from 0"
     rents: Any = item.get("rents", [])
     house_price: Any = item.get("house_price", 0)
@@ -258,15 +258,15 @@ def _buildings_wrong(
         if not (
             isinstance(rents, list)
             and len(rents) >= max_houses + 2
-            and all(whole(r, 0, 10**9) for r in rents)
+            and all(is_whole(r, 0, 10**9) for r in rents)
         ):
             return (
                 f".rents: bare, 1 to {max_houses} houses, and hotel "
                 f"({max_houses + 2} whole numbers)"
             )
-        if not (whole(house_price, 1, 10**9) and whole(hotel_price, 1, 10**9)):
+        if not (is_whole(house_price, 1, 10**9) and is_whole(hotel_price, 1, 10**9)):
             return ": a street needs a house_price (and hotel_price)"
-    if kind == "plot" and not (house_price == 0 or whole(house_price, 1, 10**9)):
+    if kind == "plot" and not (house_price == 0 or is_whole(house_price, 1, 10**9)):
         return ".house_price: 0 (entered by the banker) or a price"
     return None
 
@@ -347,8 +347,8 @@ def _check_options(
                 and all(c in INCOME_TAX_MODES for c in spec["choices"])
                 and default in spec["choices"]
             )
-            or (kind == "amount" and whole(default, 0, 10**9))
-            or (kind == "minutes" and (default is None or whole(default, 1, MAX_MINUTES)))
+            or (kind == "amount" and is_whole(default, 0, 10**9))
+            or (kind == "minutes" and (default is None or is_whole(default, 1, MAX_MINUTES)))
         )
         if not ok:
             problems.append(f"options.{opt}.default: a valid {kind}")

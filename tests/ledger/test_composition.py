@@ -5,14 +5,16 @@ from __future__ import annotations
 
 from eventsourcing.application import Application
 
-from ledger.application import Part, TableBank
+from ledger.application import PartMethod, TableBank
 from ledger.storage import Storage
 
 PARTS = ("reading", "tokens", "writing", "setup", "exchange")
 
 
 def test_each_method_of_the_bank_is_its_parts_own(bank: TableBank) -> None:
-    delegated = {name: part for name, part in vars(TableBank).items() if isinstance(part, Part)}
+    delegated = {
+        name: part for name, part in vars(TableBank).items() if isinstance(part, PartMethod)
+    }
     own = {name for name in vars(TableBank) if not name.startswith("_")} - set(delegated)
     assert own == {"close"}  # closing the parts is the bank's only method of its own
     assert {"game", "record_request", "create_game", "import_game"} <= set(delegated)
