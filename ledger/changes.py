@@ -1,14 +1,16 @@
 """Every part of a table's state and every kind of change a transaction makes to it.
 
 The state is plain data (dicts, lists, str, int, bool) in parts: ``PARTS`` says what a new table
-holds in each and how a copy of it is made. Money moves by postings (the ``balances`` part);
-everything else by changes, each ``{"kind", <target fields>, "from", "to"}``: ``CHANGES`` says,
-per kind, the parts it writes, the fields naming what it changes, what ``from`` and ``to`` hold,
-how the change is applied and how its value now is read. ``ledger.state`` (``new_state``,
-``copy_state``, ``apply_change``) and ``ledger.draft`` (``Draft.change``, which reads ``from``
-off the draft) take their dispatch from here, and the table at the end of this docstring is made
-from it. A kind nobody declared is a programming error: ``change_kind`` refuses it, and
-``check_registry`` runs when this module is imported.
+holds in each and how a copy of it is made, and ``State`` (a ``TypedDict``) what type each
+holds, so that mypy checks every read and write of a part the code names; ``check_registry``
+holds the two to the same parts, in the same order, the late ones ``NotRequired``. Money moves
+by postings (the ``balances`` part); everything else by changes, each ``{"kind", <target
+fields>, "from", "to"}``: ``CHANGES`` says, per kind, the parts it writes, the fields naming
+what it changes, what ``from`` and ``to`` hold, how the change is applied and how its value now
+is read. ``ledger.state`` (``new_state``, ``copy_state``, ``apply_change``) and ``ledger.draft``
+(``Draft.change``, which reads ``from`` off the draft) take their dispatch from here, and the
+table at the end of this docstring is made from it. A kind nobody declared is a programming
+error: ``change_kind`` refuses it, and ``check_registry`` runs when this module is imported.
 
 A part that came after the first stored games (``first_lap``, ``disputes``, ``first_names``,
 ``paid``) is
@@ -19,13 +21,118 @@ kinds set it with ``setdefault``.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, MutableMapping
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Any
+from typing import Any, NotRequired, TypedDict, cast, get_origin, get_type_hints
 
-State = dict[str, Any]
 Change = Mapping[str, Any]
+
+
+class PlayerEntry(TypedDict):
+    """A seat at the table."""
+
+    name: str
+    bankrupt_seq: int | None
+    in_jail: bool
+
+
+class PropertyEntry(TypedDict):
+    """A deed on the board: who holds it and what stands on it."""
+
+    owner: str  # "bank" or a player id
+    mortgaged: bool
+    houses: int
+    hotel: bool
+
+
+class Supply(TypedDict):
+    """The Bank's buildings; None: no limit (Millionaire Elite)."""
+
+    houses: int | None
+    hotels: int | None
+
+
+class IouEntry(TypedDict):
+    """An IOU still open."""
+
+    id: str
+    debtor: str
+    holder: str
+    amount: int
+    outstanding: int
+
+
+class Standing(TypedDict):
+    """A player's place once the game is finished."""
+
+    player: str
+    score: int
+    rank: int
+    bankrupt: bool
+
+
+class Shares(TypedDict):
+    """The share price and the shares each player holds (Millionaire Elite)."""
+
+    price: int
+    held: dict[str, int]
+
+
+class DisputeEntry(TypedDict):
+    """A dispute of a transaction, open or closed."""
+
+    seq: int
+    about: int
+    by: str
+    reason: str
+    status: str
+    resolved_by: str | None
+    note: str | None
+
+
+class State(TypedDict):
+    """The state of a table, part by part (``PARTS`` says what each holds; a late part may be
+    missing from a state snapshotted before it)."""
+
+    status: str
+    players: dict[str, PlayerEntry]
+    balances: dict[str, int]
+    properties: dict[str, PropertyEntry]
+    supply: Supply
+    jail_cards: dict[str, str]
+    turn: str | None
+    standings: list[Standing] | None
+    voided: MutableMapping[str, int]
+    ious: dict[str, IouEntry]
+    built_this_turn: dict[str, int]
+    figures: dict[str, dict[str, int]]
+    shares: Shares | None
+    policies: dict[str, list[str]]
+    exempt: dict[str, bool]
+    first_lap: NotRequired[dict[str, bool]]
+    disputes: NotRequired[dict[str, DisputeEntry]]
+    first_names: NotRequired[dict[str, str]]
+    paid: NotRequired[dict[str, int]]
+    last_seq: int
+    head: str
+
+
+def parts_of(state: State) -> dict[str, Any]:
+    """The state as parts named at run time (the registries' generic code: a new state, a
+    copy, a change of a declared part); code that names its part reads ``state`` itself,
+    which mypy checks."""
+    return cast(dict[str, Any], state)
+
+
+def shares_of(state: State) -> Shares:
+    """The shares of a Millionaire Elite game; a game without shares has none to give (asking
+    is a programming error: only Millionaire Elite's types ask)."""
+    shares = state["shares"]
+    if shares is None:
+        raise LookupError("this game has no shares")
+    return shares
+
 
 JAIL_DECKS = ("chance", "community_chest")
 
@@ -99,10 +206,10 @@ def field_of(kind: str, part: str, target: str, field: str, value: str) -> Chang
     """A kind that sets one field of one entry of a part (``properties[property].owner``)."""
 
     def current(state: State, t: Change) -> Any:
-        return state[part][t[target]][field]
+        return parts_of(state)[part][t[target]][field]
 
     def apply(state: State, change: Change) -> None:
-        state[part][change[target]][field] = change["to"]
+        parts_of(state)[part][change[target]][field] = change["to"]
 
     return ChangeKind(kind, f"{part}[{target}].{field}", (target,), value, current, apply)
 
@@ -112,10 +219,11 @@ def flag_of(kind: str, part: str, value: str) -> ChangeKind:
     late = PARTS[part].late  # declared above the kinds
 
     def current(state: State, t: Change) -> Any:
-        return state[part].get(t["player"], False)
+        return parts_of(state)[part].get(t["player"], False)
 
     def apply(state: State, change: Change) -> None:
-        marked = state.setdefault(part, {}) if late else state[part]
+        named = parts_of(state)
+        marked = named.setdefault(part, {}) if late else named[part]
         if change["to"]:
             marked[change["player"]] = True
         else:
@@ -168,7 +276,7 @@ def _apply_iou(state: State, change: Change) -> None:
     if to is None:
         del state["ious"][change["iou"]]
     else:
-        state["ious"][change["iou"]] = dict(to)
+        state["ious"][change["iou"]] = cast(IouEntry, dict(to))
 
 
 def _apply_built_this_turn(state: State, change: Change) -> None:
@@ -199,15 +307,15 @@ def _apply_paid(state: State, change: Change) -> None:
 
 
 def _apply_share_price(state: State, change: Change) -> None:
-    state["shares"]["price"] = change["to"]
+    shares_of(state)["price"] = change["to"]
 
 
 def _apply_shares(state: State, change: Change) -> None:
     to = change["to"]
     if to:
-        state["shares"]["held"][change["player"]] = to
+        shares_of(state)["held"][change["player"]] = to
     else:
-        state["shares"]["held"].pop(change["player"], None)
+        shares_of(state)["held"].pop(change["player"], None)
 
 
 def _apply_policy(state: State, change: Change) -> None:
@@ -238,7 +346,7 @@ def _apply_dispute(state: State, change: Change) -> None:
     if to is None:
         disputes.pop(str(change["dispute"]), None)
     else:
-        disputes[str(change["dispute"])] = dict(to)
+        disputes[str(change["dispute"])] = cast(DisputeEntry, dict(to))
 
 
 def _apply_dispute_status(state: State, change: Change) -> None:
@@ -443,7 +551,7 @@ CHANGES = kinds(
         "shares.price",
         (),
         "the price of a share (Millionaire Elite)",
-        lambda s, t: s["shares"]["price"],
+        lambda s, t: shares_of(s)["price"],
         _apply_share_price,
     ),
     ChangeKind(
@@ -451,7 +559,7 @@ CHANGES = kinds(
         "shares.held[player]",
         ("player",),
         "shares a player holds",
-        lambda s, t: s["shares"]["held"].get(t["player"], 0),
+        lambda s, t: shares_of(s)["held"].get(t["player"], 0),
         _apply_shares,
     ),
     ChangeKind(
@@ -507,9 +615,13 @@ def change_kind(kind: str) -> ChangeKind:
 
 
 def check_registry(
-    parts: Mapping[str, Part] = PARTS, changes: Mapping[str, ChangeKind] = CHANGES
+    parts: Mapping[str, Part] = PARTS,
+    changes: Mapping[str, ChangeKind] = CHANGES,
+    typed: type = State,
 ) -> None:
-    """Every kind writes declared parts and says what it holds; a late part is copied."""
+    """Every kind writes declared parts and says what it holds; a late part is copied; the
+    type of the state (``typed``) declares the parts in their order, the late ones (and only
+    they) ``NotRequired``."""
     for k in changes.values():
         unknown = set(k.parts) - set(parts)
         if not k.parts or unknown:
@@ -519,6 +631,12 @@ def check_registry(
     for p in parts.values():
         if p.late and p.copy is None:
             raise TypeError(f"part {p.name}: a late part is copied (a state may lack it)")
+    hints = get_type_hints(typed, include_extras=True)
+    if list(hints) != list(parts):
+        raise TypeError(f"{typed.__name__} declares {list(hints)}, the parts are {list(parts)}")
+    optional = [name for name, hint in hints.items() if get_origin(hint) is NotRequired]
+    if optional != [p.name for p in parts.values() if p.late]:
+        raise TypeError(f"{typed.__name__}: NotRequired are {optional}, not the late parts")
 
 
 def _table(head: tuple[str, str, str], rows: list[tuple[str, str, str]]) -> str:

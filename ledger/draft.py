@@ -15,7 +15,7 @@ from ledger import rules
 from ledger.changes import change_kind
 from ledger.errors import InsufficientFunds, InvalidField, RuleViolation
 from ledger.ruleset import Deed, RuleSet
-from ledger.state import State, apply_change, apply_posting, copy_state
+from ledger.state import PropertyEntry, State, apply_change, apply_posting, copy_state
 from ledger.variants import VARIANTS, Classic
 
 Body = dict[str, Any]
@@ -112,9 +112,9 @@ class Draft:
         """The money rules of the game's variant, where they differ inside common types."""
         return VARIANTS[self.rs.params["variant"]]
 
-    def prop(self, slug: str) -> dict[str, Any]:
+    def prop(self, slug: str) -> PropertyEntry:
         """The deed's current state in the draft."""
-        return self.state["properties"][slug]  # type: ignore[no-any-return]
+        return self.state["properties"][slug]
 
     def owned_deed(self, slug: Any) -> tuple[Deed, str]:
         """A deed some player holds, with that player."""

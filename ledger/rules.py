@@ -9,7 +9,7 @@ from dataclasses import replace
 from typing import Any
 
 from ledger.ruleset import Deed, RuleSet
-from ledger.state import State
+from ledger.state import PropertyEntry, Standing, State
 
 
 def deed_of(rs: RuleSet, state: State, slug: str) -> Deed:
@@ -81,7 +81,7 @@ def group_has_buildings(rs: RuleSet, state: State, slug: str) -> bool:
     return any(props[s]["houses"] or props[s]["hotel"] for s in rs.group_of(slug))
 
 
-def building_level(rs: RuleSet, prop: dict[str, Any]) -> int:
+def building_level(rs: RuleSet, prop: PropertyEntry) -> int:
     """Houses on a street for even building; a hotel counts one more than it needs."""
     if prop["hotel"]:
         return int(rs.params["houses_before_hotel"]) + 1
@@ -94,14 +94,14 @@ def group_is_even(rs: RuleSet, state: State, slug: str) -> bool:
     return max(levels) - min(levels) <= 1
 
 
-def buildings_cost(rs: RuleSet, deed: Deed, prop: dict[str, Any]) -> int:
+def buildings_cost(rs: RuleSet, deed: Deed, prop: PropertyEntry) -> int:
     """What the buildings on a street cost: a hotel with the houses it replaced."""
     if prop["hotel"]:
         return deed.hotel_price + int(rs.params["houses_before_hotel"]) * deed.house_price
     return int(prop["houses"]) * deed.house_price
 
 
-def buildings_sale_value(rs: RuleSet, deed: Deed, prop: dict[str, Any]) -> int:
+def buildings_sale_value(rs: RuleSet, deed: Deed, prop: PropertyEntry) -> int:
     """What the Bank pays for every building on a street: half their cost."""
     if prop["hotel"]:
         return round_half_up(deed.hotel_price, 2) + int(
@@ -232,9 +232,7 @@ def utility_rent(rs: RuleSet, state: State, deed: Deed, dice: int) -> dict[str, 
     return {"utilities_held": held, "dice": dice, "factor": factor, "base_rent": factor * dice}
 
 
-def standings(
-    rs: RuleSet, state: State, options: dict[str, Any] | None = None
-) -> list[dict[str, Any]]:
+def standings(rs: RuleSet, state: State, options: dict[str, Any] | None = None) -> list[Standing]:
     """Players ranked best first: those at the table by net worth, then the bankrupt who
     left, last out first."""
     seated = seated_players(state, options or {})
@@ -242,9 +240,9 @@ def standings(
     active.sort(key=lambda sp: -sp[0])
     out = sorted(
         (p for p in state["players"] if p not in seated),
-        key=lambda p: -state["players"][p]["bankrupt_seq"],
+        key=lambda p: -(state["players"][p]["bankrupt_seq"] or 0),
     )
-    ranked: list[dict[str, Any]] = []
+    ranked: list[Standing] = []
     for score, player in active:
         rank = len(ranked) + 1
         if ranked and ranked[-1]["score"] == score and not ranked[-1]["bankrupt"]:

@@ -14,20 +14,44 @@ application of a change are made from there.
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, MutableMapping
-from typing import Any
+from typing import Any, cast
 
-from ledger.changes import CHANGES, EMPTY, JAIL_DECKS, PARTS, NewTable, State
+from ledger.changes import (
+    CHANGES,
+    EMPTY,
+    JAIL_DECKS,
+    PARTS,
+    DisputeEntry,
+    IouEntry,
+    NewTable,
+    PlayerEntry,
+    PropertyEntry,
+    Shares,
+    Standing,
+    State,
+    Supply,
+    parts_of,
+    shares_of,
+)
 
 __all__ = [
     "JAIL_DECKS",
     "LAZY_PARTS",
+    "DisputeEntry",
+    "IouEntry",
     "Overlay",
+    "PlayerEntry",
+    "PropertyEntry",
+    "Shares",
+    "Standing",
     "State",
+    "Supply",
     "apply_change",
     "apply_posting",
     "apply_transaction",
     "copy_state",
     "new_state",
+    "shares_of",
 ]
 
 # What the write path looks up: each part's copy, each kind's application.
@@ -46,7 +70,7 @@ def new_state(
 ) -> State:
     """The table before any money moves: every deed, house and hotel with the Bank."""
     table = NewTable(players, deeds, houses, hotels, share_price)
-    return {name: part.new(table) for name, part in PARTS.items()}
+    return cast(State, {name: part.new(table) for name, part in PARTS.items()})
 
 
 def copy_state(state: State, *, share_lazy: bool = False) -> State:
@@ -54,15 +78,16 @@ def copy_state(state: State, *, share_lazy: bool = False) -> State:
     ``share_lazy`` (a draft's copy, a state checked against the log), each lazy part
     (``Part.lazy``) is an ``Overlay`` of ``state``'s instead: made at once however long the
     part has grown, read through to it, written on its own."""
-    copy = dict(state)
+    named = parts_of(state)
+    copy = dict(named)
     for name, copy_part in _COPIED:
         copy[name] = (
-            Overlay(state[name]) if share_lazy and name in LAZY_PARTS else copy_part(state[name])
+            Overlay(named[name]) if share_lazy and name in LAZY_PARTS else copy_part(named[name])
         )
     for name, copy_part in _COPIED_LATE:
-        value = state.get(name, EMPTY)
+        value = named.get(name, EMPTY)
         copy[name] = Overlay(value) if share_lazy and name in LAZY_PARTS else copy_part(value)
-    return copy
+    return cast(State, copy)
 
 
 class Overlay(MutableMapping[str, Any]):

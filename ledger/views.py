@@ -6,8 +6,9 @@ and nothing here reads the store.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import Any, cast
 
 from ledger import rules
 from ledger.game import Game
@@ -23,6 +24,7 @@ from ledger.parameters import (
     published_kind,
 )
 from ledger.ruleset import RuleSet
+from ledger.state import State
 
 # A dispute as the game shows it (API.md v1.1, "Disputes").
 DISPUTE_FIELDS = ("seq", "about", "by", "reason", "status", "resolved_by", "note")
@@ -57,7 +59,7 @@ def game_view(game: Game) -> dict[str, Any]:
     return view
 
 
-def player_view(rs: RuleSet, state: dict[str, Any], pid: str) -> dict[str, Any]:
+def player_view(rs: RuleSet, state: State, pid: str) -> dict[str, Any]:
     """One player as the game shows it: cash, net worth, cards; shares where the game has."""
     p = state["players"][pid]
     player = {
@@ -100,7 +102,7 @@ def variant_view(game: Game) -> dict[str, Any]:
     disputes = state.get("disputes")  # (a state snapshotted before disputes has none)
     if disputes:
         view["disputes"] = [
-            {k: entry[k] for k in DISPUTE_FIELDS}
+            {k: cast(Mapping[str, Any], entry)[k] for k in DISPUTE_FIELDS}
             for entry in sorted(disputes.values(), key=lambda e: int(e["seq"]))
         ]
     if state["standings"] is not None:
@@ -111,7 +113,9 @@ def variant_view(game: Game) -> dict[str, Any]:
     return view
 
 
-def transaction_view(txn: dict[str, Any], voided: dict[str, int] | None = None) -> dict[str, Any]:
+def transaction_view(
+    txn: dict[str, Any], voided: Mapping[str, int] | None = None
+) -> dict[str, Any]:
     """A transaction as the API shows it, with the void that reversed it if any."""
     return {**txn, "voided_by": (voided or {}).get(str(txn["seq"]))}
 

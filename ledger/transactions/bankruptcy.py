@@ -11,7 +11,7 @@ from typing import Any
 from ledger import rules
 from ledger.draft import Body, Draft, names, whole
 from ledger.errors import InvalidField, RuleViolation
-from ledger.state import JAIL_DECKS
+from ledger.state import JAIL_DECKS, shares_of
 from ledger.transactions import form as f
 from ledger.transactions import offers
 from ledger.transactions.declare import TransactionRecorded, transaction
@@ -144,8 +144,8 @@ def bank_covers(d: Draft, body: Body, debtor: str, creditor: str) -> None:
         raise InvalidField("owed", "the unpaid debt: the Bank pays the creditor the rest")
     owed = whole(body, "owed")
     check_insolvent(d, debtor, owed)
-    held = d.state["shares"]["held"].get(debtor, 0)
-    price = d.state["shares"]["price"]
+    held = shares_of(d.state)["held"].get(debtor, 0)
+    price = shares_of(d.state)["price"]
     d.pay("bank", debtor, held * price)
     d.change("shares", 0, player=debtor)
     returned = list(d.state["policies"].get(debtor, []))

@@ -7,7 +7,7 @@ docs/rules.md: "Building", "Selling buildings".
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Literal
 
 from ledger import rules
 from ledger.draft import Body, Draft, option, whole
@@ -65,7 +65,7 @@ def _street_of_owner(d: Draft, order: Body, owner: str | None) -> tuple[Deed, st
     return deed, who
 
 
-def in_supply(d: Draft, what: str, count: int) -> bool:
+def in_supply(d: Draft, what: Literal["houses", "hotels"], count: int) -> bool:
     """Whether the Bank has ``count`` houses (or hotels) left; None is no limit."""
     left = d.state["supply"][what]
     return left is None or left >= count

@@ -10,10 +10,9 @@ about the log, not the table: a void of an earlier transaction keeps their facts
 
 from __future__ import annotations
 
-from typing import Any
-
 from ledger.draft import Body, Draft, whole
 from ledger.errors import InvalidField, RuleViolation
+from ledger.state import DisputeEntry
 from ledger.transactions import form as f
 from ledger.transactions.declare import PlayerRight, Records, TransactionRecorded, transaction
 
@@ -50,9 +49,9 @@ def text(body: Body, field: str, what: str) -> str:
     return value.strip()
 
 
-def open_dispute_of(d: Draft, dispute: int) -> dict[str, Any]:
+def open_dispute_of(d: Draft, dispute: int) -> DisputeEntry:
     """The open dispute recorded at seq ``dispute``; refuses any other seq or a closed one."""
-    entry: dict[str, Any] | None = d.state["disputes"].get(str(dispute))
+    entry = d.state.get("disputes", {}).get(str(dispute))
     if entry is None:
         raise RuleViolation("unknown_dispute", dispute=dispute)
     if entry["status"] != "open":

@@ -11,6 +11,7 @@ from ledger import rules
 from ledger.draft import Body, Draft, one_of, whole
 from ledger.errors import InsufficientFunds, InvalidField, RuleViolation
 from ledger.parameters import ELITE
+from ledger.state import shares_of
 from ledger.transactions import form as f
 from ledger.transactions.declare import TransactionRecorded, transaction
 
@@ -76,8 +77,8 @@ def trade_shares(d: Draft, body: Body) -> None:
     player = d.player(body["player"])
     action = one_of(body, "action", ("buy", "sell"))
     count = whole(body, "count")
-    price = d.state["shares"]["price"]
-    held = d.state["shares"]["held"].get(player, 0)
+    price = shares_of(d.state)["price"]
+    held = shares_of(d.state)["held"].get(player, 0)
     if action == "buy":
         if price == 0:
             raise RuleViolation("shares_unavailable")
@@ -110,7 +111,7 @@ def move_share_price(d: Draft, body: Body) -> None:
     direction = one_of(body, "direction", ("up", "down"))
     points = whole(body, "points", 1, 6)
     step = points * int(d.rs.params["share_point"])
-    old = d.state["shares"]["price"]
+    old = shares_of(d.state)["price"]
     new = old + step if direction == "up" else max(0, old - step)
     d.change("share_price", new)
     d.basis = {"direction": direction, "points": points, "from": old, "to": new}
@@ -129,7 +130,7 @@ def pay_round_tax(d: Draft, body: Body) -> None:
         d.change("exempt", False, player=player)
         d.basis = {"player": player, "waived": True, "amount": 0}
         return
-    held = d.state["shares"]["held"].get(player, 0)
+    held = shares_of(d.state)["held"].get(player, 0)
     per_share = int(d.rs.params["share_tax"])
     # The box's TAX table is not in the rule set: the banker enters the plot tax.
     plot_tax = whole(body, "plot_tax", 0)

@@ -15,13 +15,13 @@ from typing import Any
 from ledger import rules
 from ledger.draft import option_value
 from ledger.ruleset import RuleSet
-from ledger.state import State
+from ledger.state import PropertyEntry, State
 from ledger.variants import VARIANTS
 
 Offer = Callable[[RuleSet, Mapping[str, Any], State], list[str]]
 
 
-def _deeds(rs: RuleSet, state: State, keep: Callable[[dict[str, Any]], bool]) -> list[str]:
+def _deeds(rs: RuleSet, state: State, keep: Callable[[PropertyEntry], bool]) -> list[str]:
     return [slug for slug in rs.deeds if keep(state["properties"][slug])]
 
 

@@ -8,13 +8,22 @@ import ast
 import copy
 import json
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict, get_type_hints
 
 import pytest
 
 import ledger
 from ledger import changes
-from ledger.changes import CHANGES, PARTS, ChangeKind, Part, change_kind, check_registry, kinds
+from ledger.changes import (
+    CHANGES,
+    PARTS,
+    ChangeKind,
+    Part,
+    State,
+    change_kind,
+    check_registry,
+    kinds,
+)
 from ledger.draft import Draft
 from ledger.ruleset import RuleSet, built_in
 from ledger.state import apply_change, copy_state, new_state
@@ -101,6 +110,19 @@ def test_a_late_part_is_copied() -> None:
     late = Part("ranks", lambda t: {}, None, "by player: a rank", late=True)
     with pytest.raises(TypeError, match="part ranks: a late part is copied"):
         check_registry({**PARTS, "ranks": late}, CHANGES)
+
+
+def test_the_state_type_declares_each_part_in_order_the_late_ones_not_required() -> None:
+    class Missing(TypedDict):  # "head" left out
+        status: str
+
+    with pytest.raises(TypeError, match="Missing declares"):
+        check_registry(PARTS, CHANGES, Missing)
+    every = dict(get_type_hints(State, include_extras=True))
+    every["paid"] = dict[str, int]  # a late part declared as if every state had it
+    with pytest.raises(TypeError, match="NotRequired are"):
+        check_registry(PARTS, CHANGES, TypedDict("Late", every))
+    check_registry()  # the project's own, as at import
 
 
 def rows_of(section: str) -> list[str]:
