@@ -31,7 +31,7 @@ from api.docs import docs_blp
 from api.events import events_blp
 from api.fairplay import fairplay_blp
 from api.framework import TableBankApi
-from api.games import game_blp, games_blp
+from api.games import game_blp, games_blp, moves_blp
 from api.health import health_blp
 from api.intake import BODIES_PER_ADDRESS, INTAKE, Intake, read_the_body
 from api.limits import (
@@ -164,6 +164,7 @@ def register_blueprints(app: Flask) -> None:
         games_blp,
         import_blp,
         game_blp,
+        moves_blp,
         events_blp,
         transactions_blp,
         audit_blp,

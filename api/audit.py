@@ -22,7 +22,7 @@ from api.bank import tablebank
 from api.blueprints import one_game
 from api.errors import invalid_body
 from api.etags import etag
-from api.framework import Blueprint
+from api.framework import Blueprint, Traits
 from api.heavy import heavy
 from api.intake import read_whole_body
 from api.limits import limit_game_creation, spend_import_budget
@@ -46,6 +46,7 @@ import_blp = Blueprint(
     __name__,
     url_prefix="/api/v1/games/import",
     description="A new game from an exported log (no token).",
+    traits=Traits(uses_store=True),
 )
 
 

@@ -28,14 +28,13 @@ def add_game_etag(response: Response) -> Response:
 def not_modified() -> Response | None:
     """Before a read of a game: 304 when ``If-None-Match`` names the version its answer would
     carry (the game's version now, or as of ``?seq=N``), so that nothing is read or computed
-    again (API.md, v1.2, "Reads never stall the table"). A stream has no such answer; a request
-    the view would refuse (a bad seq, an unknown game) goes on to be refused there."""
+    again (API.md, v1.2, "Reads never stall the table"). Only blueprints whose reads have one
+    answer per version take it (``api.blueprints.one_game``: not a stream's, nor the moves'); a
+    request the view would refuse (a bad seq, an unknown game) goes on to be refused there."""
     header = request.headers.get("If-None-Match")
     game = (request.view_args or {}).get("game")
     if header is None or game is None or request.method not in ("GET", "HEAD"):
         return None
-    if request.path.endswith(("/events", "/moves")):
-        return None  # a stream has no one answer; the moves are the token's own too
     if query_refused():
         return None  # the view refuses it (422): a condition never stands in for that
     seq = request.args.get("seq")

@@ -54,7 +54,10 @@ STREAM_DESCRIPTION = (
 
 
 events_blp = one_game(
-    "events", __name__, "One game's live event stream; needs a bearer token of that game."
+    "events",
+    __name__,
+    "One game's live event stream; needs a bearer token of that game.",
+    conditional=False,
 )
 
 

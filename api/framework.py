@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any, NoReturn
 
@@ -21,6 +22,7 @@ from flask import Request, Response
 from marshmallow import fields, missing
 from webargs.flaskparser import FlaskParser, abort, is_json_request
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
+from werkzeug.routing import Rule
 
 from api.errors import PROBLEM_JSON, http_problem, named_codes, problem_codes
 from api.offload import cpu_pool
@@ -34,7 +36,6 @@ PROBLEM_SCHEMA = "Problem"  # the component apispec makes of ProblemSchema
 REFUSAL_RESPONSE = REFUSAL  # a 409: a rule refusal, described code by code
 RATE_LIMITED_RESPONSE = "RateLimited"  # a 429, with the Retry-After that says how long
 UNAVAILABLE_RESPONSE = "Unavailable"  # a 503, with the Retry-After that says how long
-GAMES_PATH = "/api/v1/games"  # the operations under it use the store
 VERSION_HEADER = "Version"  # the header component of an ETag: the game's version
 # Every answer to a request with a token, and the answer that hands out a new game's tokens.
 NO_STORE_HEADER = {
@@ -192,8 +193,24 @@ class JSONParser(FlaskParser):
         abort(422, exc=error, messages={"json": {"_schema": [f"Invalid JSON body: {reason}."]}})
 
 
+@dataclass(frozen=True)
+class Traits:
+    """What the operations of a blueprint are, declared with it and documented from it
+    (``ProblemResponsesPlugin``): ``about_a_game`` (a token of the game in the path, its 401,
+    403 and 404, its version as the ETag, never cached), ``uses_store`` (503 while the store is
+    away), ``conditional`` (a read answers 304 to ``If-None-Match`` naming its version)."""
+
+    about_a_game: bool = False
+    uses_store: bool = False
+    conditional: bool = False
+
+
 class Blueprint(flask_smorest.Blueprint):
     ARGUMENTS_PARSER = JSONParser()
+
+    def __init__(self, *args: Any, traits: Traits = Traits(), **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.traits = traits
 
     def arguments(self, schema: Any, *args: Any, **kwargs: Any) -> Any:
         """flask-smorest's ``arguments``, the schema built once: given a class, webargs built
@@ -291,25 +308,32 @@ class ProblemResponsesPlugin(BasePlugin):
     operation uses the store), the ETag of game answers, and the bearer token that every
     operation on one game needs."""
 
+    def __init__(self) -> None:
+        super().__init__()
+        self.traits: dict[str, Traits] = {}  # by blueprint, as TableBankApi registers them
+
     def operation_helper(
-        self, path: str | None = None, operations: dict[str, Any] | None = None, **kwargs: Any
+        self,
+        path: str | None = None,
+        operations: dict[str, Any] | None = None,
+        rule: Rule | None = None,
+        **kwargs: Any,
     ) -> None:
-        about_a_game = path is not None and "{game}" in path
+        blueprint = "" if rule is None else str(rule.endpoint).rpartition(".")[0]
+        traits = self.traits.get(blueprint, Traits())
+        about_a_game = traits.about_a_game
         for method, operation in (operations or {}).items():
             responses = operation.setdefault("responses", {})
             problems_as_components(responses, about_a_game or method == "post")
-            add_error_responses(responses, method, path, about_a_game)
+            add_error_responses(responses, method, traits)
             if about_a_game:
                 operation.setdefault("security", [{BEARER: []}])
                 for status, response in responses.items():
                     if isinstance(response, dict) and str(status)[0] in "23":
                         response.setdefault("headers", {})["Cache-Control"] = NO_STORE_HEADER
-            elif path == GAMES_PATH and method == "get":
-                # Open to all, but on a server with --admin-token-file only to that token.
-                operation.setdefault("security", [{}, {ADMIN: []}])
             if method == "post":
                 add_created_headers(responses, about_a_game)
-            if about_a_game and method == "get" and not str(path).endswith("/events"):
+            if traits.conditional and method == "get":
                 add_not_modified(operation)
             responses.setdefault("default", PROBLEM_RESPONSE)
 
@@ -330,21 +354,18 @@ def problems_as_components(responses: dict[Any, Any], versioned: bool) -> None:
             responses[status].setdefault("headers", {})["ETag"] = VERSION_HEADER
 
 
-def add_error_responses(
-    responses: dict[Any, Any], method: str, path: str | None, about_a_game: bool
-) -> None:
+def add_error_responses(responses: dict[Any, Any], method: str, traits: Traits) -> None:
     """The errors every operation of its kind may answer, declared or not."""
     # Every body is read against a size limit (64 KiB; an import 32 MiB): 413 over it.
     errors = ["413", "422"] if method == "post" else []
-    if about_a_game:
+    if traits.about_a_game:
         errors += ["401", "403", "404"]
         if method == "post":
             errors += ["409", "412"]
     for status in errors:
         responses.setdefault(status, REFUSAL_RESPONSE if status == "409" else PROBLEM_RESPONSE)
-    if path is not None and path.startswith(GAMES_PATH):
-        # Every operation on games reads or writes the store, which may be full or out of
-        # reach for a while.
+    if traits.uses_store:
+        # It reads or writes the store, which may be full or out of reach for a while.
         responses.setdefault("503", UNAVAILABLE_RESPONSE)
 
 
@@ -399,13 +420,20 @@ class TableBankApi(flask_smorest.Api):
     DEFAULT_ERROR_RESPONSE_NAME = None  # ProblemResponsesPlugin documents the errors instead
 
     def __init__(self, app: Any = None) -> None:
+        self.problems = ProblemResponsesPlugin()
         super().__init__(
             app,
             spec_kwargs={
                 "marshmallow_plugin": TableBankMarshmallowPlugin(),
-                "extra_plugins": [ProblemResponsesPlugin()],
+                "extra_plugins": [self.problems],
             },
         )
+
+    def register_blueprint(self, blp: Any, *, parameters: Any = None, **options: Any) -> None:
+        """flask-smorest's, the blueprint's ``Traits`` handed to the plugin that documents its
+        operations from them."""
+        self.problems.traits[options.get("name", blp.name)] = getattr(blp, "traits", Traits())
+        super().register_blueprint(blp, parameters=parameters, **options)
 
     def _register_pagination_header(self) -> None:
         """Nothing: our pages carry their cursor in the body (``next``), never flask-smorest's

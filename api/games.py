@@ -15,7 +15,7 @@ from api.auth import authorize_admin, current_role
 from api.bank import tablebank
 from api.blueprints import one_game
 from api.etags import etag
-from api.framework import Blueprint
+from api.framework import ADMIN, Blueprint, Traits
 from api.limits import limit_game_creation
 from api.queries import game_page
 from schemas.games import (
@@ -33,7 +33,11 @@ from schemas.moves import MovesSchema
 from schemas.rulesets import RuleSetSchema
 
 games_blp = Blueprint(
-    "games", __name__, url_prefix="/api/v1/games", description="Create and list games."
+    "games",
+    __name__,
+    url_prefix="/api/v1/games",
+    description="Create and list games.",
+    traits=Traits(uses_store=True),
 )
 game_blp = one_game("game", __name__, "One game; needs a bearer token of that game.")
 games_blp.before_request(limit_game_creation)
@@ -60,7 +64,8 @@ class Games(MethodView):
     @games_blp.arguments(GameListQuerySchema, location="query", unknown=RAISE)
     @games_blp.response(200, GameListSchema)
     @games_blp.alt_response(401, description="The server has an admin token; this is not it.")
-    @games_blp.doc(operationId="list_games")
+    # Open to all, but on a server with --admin-token-file only to that token.
+    @games_blp.doc(operationId="list_games", security=[{}, {ADMIN: []}])
     def get(self, query: dict[str, Any]) -> Any:
         """The games this server holds, a page at a time, with their last activity: never
         their money or tokens; ``status`` and ``idle_days`` filter them.
@@ -90,11 +95,19 @@ class GameRuleSet(MethodView):
         return tablebank().game_ruleset(game)
 
 
-@game_blp.route("/moves")
+moves_blp = one_game(
+    "moves",
+    __name__,
+    "What one game can record now, as the token may; needs a bearer token of that game.",
+    conditional=False,
+)
+
+
+@moves_blp.route("/moves")
 class Moves(MethodView):
-    @game_blp.arguments(NoQuerySchema, location="query", unknown=RAISE)
-    @game_blp.response(200, MovesSchema)
-    @game_blp.doc(operationId="list_moves")
+    @moves_blp.arguments(NoQuerySchema, location="query", unknown=RAISE)
+    @moves_blp.response(200, MovesSchema)
+    @moves_blp.doc(operationId="list_moves")
     def get(self, query: dict[str, Any], game: UUID) -> Any:
         """The transaction types the game accepts now, as the server declares them, with the
         choices of each field; with a player's token, only what that player may record."""
