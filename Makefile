@@ -7,8 +7,8 @@ HOST   ?= 0.0.0.0
 PORT   ?= 8000
 DB     ?= var/tablebank.sqlite
 
-.PHONY: run test test-sqlite test-postgres coverage check install install-test clean bench fuzz stress \
-	pocket bench-pocket
+.PHONY: run test test-sqlite test-postgres coverage check check-console install install-test clean bench fuzz \
+	stress pocket bench-pocket
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -106,6 +106,16 @@ check: $(BIN)/python
 	$(BIN)/ruff check ledger schemas api tablebank tests
 	$(BIN)/ruff format --check ledger schemas api tablebank tests
 	$(BIN)/mypy
+	$(MAKE) --no-print-directory check-console
+
+# The console's JavaScript type-checked by TypeScript from its JSDoc (checkJs; no build step for
+# the console): tools/console-check pins TypeScript, installed there by npm ci (from the registry
+# or npm's cache) when its lock is newer than what is installed. Needs Node.js and npm.
+CONSOLE_CHECK := tools/console-check
+check-console:
+	@cd $(CONSOLE_CHECK) && { [ node_modules/.package-lock.json -nt package-lock.json ] || \
+		npm ci --ignore-scripts --no-audit --no-fund --silent; }
+	node $(CONSOLE_CHECK)/node_modules/typescript/bin/tsc -p $(CONSOLE_CHECK)
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info .pytest_cache .mypy_cache .ruff_cache

@@ -16,7 +16,11 @@ import {moveDialog, movesList, choiceLabel, askedIn, refusalKey} from './moves.j
 // gap of a double tap.
 const SETTLE_MS = 400;
 
-/** Reads a whole amount from an input; marks the input and says why when it is not one. */
+/** Reads a whole amount from an input; marks the input and says why when it is not one.
+ * @param {*} input
+ * @param {*} errorBox
+ * @param {{min?: number, optional?: boolean}} [options]
+ */
 function amountOf(input, errorBox, {min = 1, optional = false} = {}) {
   const raw = input.value.trim();
   if (raw === '' && optional) return null;
@@ -52,6 +56,10 @@ function typed(input, min = 1) {
  * built up a step a tap). A step tapped on the dialog drawn after the last one is a new move,
  * not that one again; the buttons of a dialog drawn again take no tap for SETTLE_MS, so a
  * double tap does not land on the next step.
+ * @param {*} ctx
+ * @param {*} title
+ * @param {*} render
+ * @param {{wide?: boolean, pending?: any, stay?: boolean}} [options]
  */
 export function txnDialog(ctx, title, render, {wide = false, pending = null, stay: keepOpen = false} = {}) {
   let settleUntil = 0;
@@ -81,6 +89,11 @@ export function txnDialog(ctx, title, render, {wide = false, pending = null, sta
       errorBox,
       dialog,
       memoField: () => field(t('memo'), memo, t('memo_hint')),
+      /**
+       * @param {*} label
+       * @param {*} makeBody
+       * @param {{cls?: string, testid?: string, then?: Function, done?: Function, shown?: Function}} [options]
+       */
       button(label, makeBody, {cls = 'primary', testid, then, done, shown} = {}) {
         let busy = false;
         const btn = h('button', {type: 'button', class: cls, dataset: testid ? {testid} : undefined, onclick: async () => {
@@ -159,6 +172,9 @@ export function txnDialog(ctx, title, render, {wide = false, pending = null, sta
  * same move again moments after it was recorded is a double tap, shown as done (a quick
  * button) or asked about (`ask`: a dialog the banker filled in). Resolves to the transaction,
  * to {queued: true} when it waits in the outbox, or to null when nothing was sent.
+ * @param {*} ctx
+ * @param {*} payload
+ * @param {{ask?: boolean}} [options]
  */
 export async function recordOnce(ctx, payload, {ask = false} = {}) {
   const now = ctx.intents.state(payload);
@@ -221,6 +237,11 @@ function markFields(root, err) {
  * GameContext.choices), the players first, then the Bank and the pot; never one the server does
  * not offer (a pot it leaves out of a bankruptcy's creditors). `exclude`: an account another
  * field of the same form names already (the debtor, who cannot be his own creditor).
+ * @param {*} ctx
+ * @param {*} type
+ * @param {*} path
+ * @param {*} value
+ * @param {{exclude?: string[], name?: string}} [options]
  */
 function accountSelect(ctx, type, path, value, {exclude = [], name} = {}) {
   const offered = ctx.choices(type, path).filter((c) => !exclude.includes(c));
@@ -266,6 +287,11 @@ export function buyDialog(ctx, player) {
     }});
 }
 
+/**
+ * @param {*} ctx
+ * @param {*} [deedPreset]
+ * @param {{done?: Function}} [options]
+ */
 export function auctionDialog(ctx, deedPreset = null, {done} = {}) {
   // The deeds that may go to auction are the move's choices (a player's plot too, where the
   // rules allow it: the quote says when not).
@@ -279,6 +305,11 @@ function refusedNote(ctx, problem) {
   return h('span', {class: 'muted small refused-note'}, t(`e_${problem.code}`, {}, t('refused')));
 }
 
+/**
+ * @param {*} ctx
+ * @param {*} player
+ * @param {{pending?: any}} [options]
+ */
 export function mortgageDialog(ctx, player, {pending = null} = {}) {
   txnDialog(ctx, t('a_mortgage'), (body, form) => {
     const deeds = ctx.board.deedsOf(ctx.game, player);
@@ -367,6 +398,11 @@ const BUILD_LABELS = {row: 'house_on_each', hotels: 'hotel_on_each', row_some: '
   hotel: 'hotel_on', house: 'house_on'};
 const SELL_LABELS = {all: 'sell_all_group', break_down: 'break_down_on', hotel: 'sell_hotel_on', house: 'sell_house_on'};
 
+/**
+ * @param {*} ctx
+ * @param {*} player
+ * @param {{pending?: any}} [options]
+ */
 export function buildDialog(ctx, player, {pending = null} = {}) {
   // It stays open after each step, drawn again with the new state: a group is built up (or
   // sold off) in one dialog, a tap a step.
@@ -484,6 +520,12 @@ export function buildDialog(ctx, player, {pending = null} = {}) {
 /**
  * A choice button whose big figure is the server's: what the move would take from (or give
  * to) `account`, filled in when the answer comes; a move the rules refuse says why.
+ * @param {*} ctx
+ * @param {*} form
+ * @param {*} payload
+ * @param {*} account
+ * @param {*} small
+ * @param {{testid?: string, showWorth?: boolean}} [options]
  */
 function quotedChoice(ctx, form, payload, account, small, {testid, showWorth = false} = {}) {
   const big = h('span', {class: 'big'}, '…');
@@ -819,6 +861,9 @@ export function iousDialog(ctx) {
  * A bankruptcy. Opened from a refusal for want of cash (`creditor`, `owed`: the debt that
  * could not be paid), it comes filled in with them; `pendingDialog`, the dialog of that
  * refused move, closes when the bankruptcy is recorded.
+ * @param {*} ctx
+ * @param {*} debtorId
+ * @param {{creditor?: string, owed?: number|null, pendingDialog?: any}} [options]
  */
 export function bankruptcyDialog(ctx, debtorId, {creditor: creditorPreset = 'bank', owed: owedPreset = null, pendingDialog = null} = {}) {
   txnDialog(ctx, t('a_bankruptcy'), (body, form) => {

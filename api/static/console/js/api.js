@@ -13,6 +13,8 @@ export class Problem extends Error {
     this.status = status;
     this.body = body || {};
     this.code = this.body.code || (status ? `http_${status}` : 'network');
+    /** @type {number|undefined} seconds to wait before asking again (a 429 or 503) */
+    this.retryAfter = undefined;
   }
 }
 
@@ -69,8 +71,13 @@ export class Api {
    * (an AbortSignal): the caller gives up, and no further try goes. `json`: a body already
    * written as JSON, sent as it is; `raw`: the answer's text as it came (data) with its
    * content type (type), not parsed. `retries`: how many more tries a call that may go again
-   * gets (3 unless told; 0 where a fallback is at hand). */
+   * gets (3 unless told; 0 where a fallback is at hand).
+   * @param {*} method
+   * @param {*} path
+   * @param {{body?: any, json?: string, raw?: boolean, key?: string, headers?: Record<string, string>, signal?: AbortSignal, retries?: number}} [options]
+   */
   async call(method, path, {body, json, raw = false, key, headers: extra, signal, retries: tries} = {}) {
+    /** @type {Record<string, string>} */
     const headers = {Accept: 'application/json, application/problem+json', ...extra};
     if (this.token) headers.Authorization = `Bearer ${this.token}`;
     if (body !== undefined || json !== undefined) headers['Content-Type'] = 'application/json';
@@ -151,7 +158,12 @@ export class Api {
     return {game: answer.data, etag: answer.etag};
   }
 
-  /** Record one transaction; `key` is the Idempotency-Key of this intent. */
+  /** Record one transaction; `key` is the Idempotency-Key of this intent.
+   * @param {*} id
+   * @param {*} body
+   * @param {*} key
+   * @param {{signal?: AbortSignal}} [options]
+   */
   async record(id, body, key, {signal} = {}) {
     const answer = await this.call('POST', `/games/${id}/transactions`, {body, key: key || newKey(), signal});
     return {...answer.data, replayed: answer.replayed};

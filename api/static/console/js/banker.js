@@ -114,7 +114,9 @@ function topbar(ctx, view) {
 // -- games on this device ------------------------------------------------------------------
 
 /** The start: the games this device holds (each can be forgotten here), a new game, a banker
- * link from another device (not in the pocket bank, where a game comes by its file). `forgotten`: the name of a game just forgotten, said at the top. */
+ * link from another device (not in the pocket bank, where a game comes by its file). `forgotten`: the name of a game just forgotten, said at the top.
+ * @param {{forgotten?: string|null}} [options]
+ */
 function homeScreen({forgotten = null} = {}) {
   current = null;
   topbar(null);
@@ -330,7 +332,7 @@ async function newGameScreen(stale = () => false) {
         onChange: (ids) => {
           deal.set(n, ids);
           // The other seats lose what this one took (this picker stays, with the focus).
-          const focused = document.activeElement && document.activeElement.dataset.deed;
+          const focused = document.activeElement instanceof HTMLElement && document.activeElement.dataset.deed;
           drawDeal();
           const again = dealBox.querySelectorAll('.picker')[n];
           const back = again && focused && again.querySelector(`[data-deed="${CSS.escape(focused)}"]`);
@@ -498,6 +500,7 @@ async function loadGame(id) {
   // Ways to raise the money a refused move lacks. The refused move's dialog stays open
   // underneath: the mortgage and building dialogs show it as the server would record it now and
   // record it from there; a bankruptcy comes filled in with the creditor and the debt.
+  /** @param {string} pid @param {{dialog?: any, params?: Record<string, any>, payload?: any, label?: string}} [options] */
   ctx.raiseButtons = (pid, {dialog, params = {}, payload = null, label = ''} = {}) => {
     const pending = payload ? {payload, dialog, label} : null;
     // Only the ways the payer has: nothing to mortgage or sell (the server says he could
@@ -518,7 +521,7 @@ async function loadGame(id) {
   // A void refused because later transactions depend on it: those to void first, in order.
   ctx.voidFirst = (params, again) => voidFirstView(ctx, params, again);
   ctx.showDisputes = (seq) => {
-    for (const dialog of [...document.querySelectorAll('dialog[open]')]) dialog.close();
+    for (const dialog of document.querySelectorAll('dialog[open]')) /** @type {HTMLDialogElement} */ (dialog).close();
     ctx.spotlight = seq;
     if (onTable(ctx)) route();
     else location.hash = `#/g/${ctx.id}`;
@@ -608,7 +611,10 @@ function unfollow() {
 
 let redrawLater = false;
 
-/** The game again after what the stream told, and the table redrawn with it. */
+/** The game again after what the stream told, and the table redrawn with it.
+ * @param {*} ctx
+ * @param {{anyScreen?: boolean}} [options]
+ */
 async function catchUp(ctx, {anyScreen = false} = {}) {
   try {
     await refresh(ctx);
@@ -780,6 +786,10 @@ function redraw() {
 /**
  * A one-tap move. Its key belongs to the move, not to the button (intents.js): a double tap,
  * even on the button redrawn after the first answer, records once and shows "done".
+ * @param {*} ctx
+ * @param {*} label
+ * @param {*} payload
+ * @param {{cls?: string, after?: Function, testid?: string}} [options]
  */
 function quickButton(ctx, label, payload, {cls = 'quick', after, testid} = {}) {
   let busy = false;
@@ -808,6 +818,10 @@ function quickButton(ctx, label, payload, {cls = 'quick', after, testid} = {}) {
   return btn;
 }
 
+/**
+ * @param {*} ctx
+ * @param {{asOf?: number|null, stale?: () => boolean}} [options]
+ */
 async function tableScreen(ctx, {asOf = null, stale = () => false} = {}) {
   let game = ctx.game;
   if (asOf !== null) game = await ctx.api.game(ctx.id, asOf);
@@ -908,7 +922,7 @@ async function tableScreen(ctx, {asOf = null, stale = () => false} = {}) {
   // The dispute the banker was sent to stays in view and focused when the table is drawn
   // again under it (a move arriving live), not lost with the old page.
   const active = document.activeElement;
-  const onDispute = active?.matches?.('[data-testid=disputes] li.dispute') ? active.dataset.dispute : null;
+  const onDispute = active instanceof HTMLElement && active.matches('[data-testid=disputes] li.dispute') ? active.dataset.dispute : null;
   replace(main, head, asOf === null ? disputesPanel(ctx) : null, turnsOn ? turns : null, players, tableActions, turnsOn ? null : turns, boardView);
   if (asOf === null && ctx.spotlight) spotlightDispute(ctx);
   else if (asOf === null && onDispute) keepOnDispute(onDispute);
@@ -916,7 +930,7 @@ async function tableScreen(ctx, {asOf = null, stale = () => false} = {}) {
 
 /** Focus dispute `seq` again, in view, after a redraw (whatever its status now). */
 function keepOnDispute(seq) {
-  const item = main.querySelector(`[data-testid=disputes] li.dispute[data-dispute='${seq}']`);
+  const item = /** @type {HTMLElement|null} */ (main.querySelector(`[data-testid=disputes] li.dispute[data-dispute='${seq}']`));
   if (!item) return;
   item.tabIndex = -1;
   item.scrollIntoView({block: 'nearest'});
@@ -929,7 +943,7 @@ function keepOnDispute(seq) {
 function spotlightDispute(ctx) {
   const seq = ctx.spotlight;
   ctx.spotlight = null;
-  const open = [...main.querySelectorAll('[data-testid=disputes] li.dispute[data-status=open]')];
+  const open = /** @type {HTMLElement[]} */ ([...main.querySelectorAll('[data-testid=disputes] li.dispute[data-status=open]')]);
   const item = open.find((li) => li.dataset.dispute === String(seq)) || open[0];
   if (!item) return;
   item.tabIndex = -1;
@@ -1147,7 +1161,7 @@ store.onForgotten(({forgot, game}) => {
   store.forgetGame(game, {quiet: true}); // what this tab alone keeps of it
   const parts = parseRoute();
   if (parts[0] === 'g' && parts[1] === game) {
-    for (const dialog of document.querySelectorAll('dialog[open]')) dialog.close();
+    for (const dialog of document.querySelectorAll('dialog[open]')) /** @type {HTMLDialogElement} */ (dialog).close();
     route();
   } else if (parts[0] !== 'g' && parts[0] !== 'new' && !document.querySelector('dialog[open]')) {
     route();

@@ -17,6 +17,8 @@ function minutesLeft(end) {
  * The countdown of an active game with `ends_at`, or null. It counts on by itself every
  * TICK_MS while it is on the page; a redraw (a reload, a live update) makes a new one.
  * `upHint`: what to do once time is up (the banker's page says how to finish).
+ * @param {*} game
+ * @param {{upHint?: string}} [options]
  */
 export function countdown(game, {upHint = ''} = {}) {
   const end = game && game.status === 'active' && game.ends_at ? Date.parse(game.ends_at) : NaN;

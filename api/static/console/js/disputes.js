@@ -102,7 +102,11 @@ function disputeHead(ctx, d) {
 }
 
 /** One dispute: who disputes which transaction, why, and where it stands (or, on the
- * banker's table, what can be done about it). */
+ * banker's table, what can be done about it).
+ * @param {*} ctx
+ * @param {*} d
+ * @param {{actions?: any}} [options]
+ */
 function disputeItem(ctx, d, {actions = null} = {}) {
   return h('li', {class: 'dispute', dataset: {dispute: String(d.seq), about: String(d.about), status: d.status}},
     disputeHead(ctx, d), actions || statusView(d));

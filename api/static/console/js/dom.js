@@ -78,6 +78,8 @@ export function numberInput(attrs = {}) {
  * A short message that announces itself to screen readers, and goes after a while.
  * `move`: it tells of a move just recorded, so older toasts lose their Undo (an `action` with
  * `undo: true`): only the latest move's toast offers to undo it.
+ * @param {*} message
+ * @param {{action?: any, kind?: string, timeout?: number, move?: boolean}} [options]
  */
 export function toast(message, {action, kind = 'info', timeout = 6000, move = false} = {}) {
   const box = document.getElementById('toasts');
@@ -215,7 +217,11 @@ if (history.state && history.state.tbDialog) {
 }
 
 /** A modal <dialog>: focus moves into it, Escape and the browser's back close it, focus goes
- * back on close. */
+ * back on close.
+ * @param {*} title
+ * @param {*} build
+ * @param {{wide?: boolean}} [options]
+ */
 export function modal(title, build, {wide = false} = {}) {
   const opener = document.activeElement;
   const titleId = nextId('dlg');
@@ -231,7 +237,7 @@ export function modal(title, build, {wide = false} = {}) {
     const i = openDialogs.indexOf(dialog);
     if (i >= 0) openDialogs.splice(i, 1);
     queueSync(); // closed by its button, Escape or a move: its entry goes too
-    if (opener && opener.isConnected) opener.focus();
+    if ((opener instanceof HTMLElement || opener instanceof SVGElement) && opener.isConnected) opener.focus();
   });
   document.body.append(dialog);
   build(body, dialog);

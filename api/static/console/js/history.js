@@ -8,6 +8,11 @@ import {describeTxn, txnDetails, statementTable, problemView, typeName} from './
 import {voidFromHistory, historyNote, readable} from './disputes.js';
 import {fairplayCard} from './fairplay.js';
 
+/**
+ * @param {*} ctx
+ * @param {*} main
+ * @param {{account?: string, stale?: () => boolean}} [options]
+ */
 export async function historyScreen(ctx, main, {account, stale = () => false} = {}) {
   const all = await ctx.api.transactions(ctx.id);
   if (stale()) return; // the banker went elsewhere meanwhile

@@ -104,6 +104,11 @@ export class SseParser {
  * `poll()` is the fallback where the server has no stream: it throws when it cannot reach it.
  */
 export class Live {
+  /**
+   * @param {import('./api.js').Api} api
+   * @param {string} gameId
+   * @param {{after?: number|null, onTransaction?: (txn: any) => void, poll?: Function|null, pollMs?: number}} [options]
+   */
   constructor(api, gameId, {after = null, onTransaction = () => {}, poll = null,
     pollMs = inPocket() ? POCKET_POLL_MS : POLL_MS} = {}) {
     this.api = api;

@@ -24,7 +24,10 @@ export function movesKey(game) {
   return JSON.stringify([game.status, active, open, deeds]);
 }
 
-/** The game's moves, asked again only when what they depend on changed (or `force`). */
+/** The game's moves, asked again only when what they depend on changed (or `force`).
+ * @param {*} ctx
+ * @param {{force?: boolean}} [options]
+ */
 export async function loadMoves(ctx, {force = false} = {}) {
   const key = movesKey(ctx.game);
   if (!force && ctx.moves && ctx.movesKey === key) return;
@@ -52,6 +55,12 @@ export function choiceLabel(ctx, f, value) {
 // What `read` gives for a value that is there but not one the field takes.
 const INVALID = Symbol('invalid');
 
+/**
+ * @param {*} ctx
+ * @param {*} f
+ * @param {*} preset
+ * @param {{radios?: string[], pickers?: Record<string, any>}} [options]
+ */
 function control(ctx, f, preset, {radios = [], pickers = {}} = {}) {
   const attrs = {name: f.name, dataset: {field: f.name}};
   if (radios.includes(f.name) && Array.isArray(f.choices)) return radioGroup(ctx, f, preset ?? f.choices[0]);
@@ -104,7 +113,12 @@ function radioGroup(ctx, f, checked) {
 }
 
 /** A deed field as the board's tiles (the deeds the move offers), for a deed picked at a
- * glance (the one landed on); its choice is read as a select's. */
+ * glance (the one landed on); its choice is read as a select's.
+ * @param {*} ctx
+ * @param {*} f
+ * @param {*} preset
+ * @param {{label?: string}} [options]
+ */
 function tilePicker(ctx, f, preset, {label} = {}) {
   const many = f.kind === 'deeds';
   const offered = new Set(f.choices);
@@ -156,6 +170,10 @@ function read(f, el, ctx) {
  * {label}}), give hints (dictionary keys), keep fields out of sight with their values
  * (`fixed`: the transaction a void is of), and hold fields back until the server asks for
  * them (`asked`: a utility's dice; `ask(names)` shows them, `unask()` hides them again).
+ * @param {*} ctx
+ * @param {*} move
+ * @param {*} [preset]
+ * @param {{radios?: string[], pickers?: Record<string, any>, hints?: Record<string, string>, fixed?: Record<string, any>, asked?: string[]}} [options]
  */
 export function moveForm(ctx, move, preset = {}, {radios = [], pickers = {}, hints = {}, fixed = {}, asked = []} = {}) {
   const inputs = new Map();
@@ -293,6 +311,11 @@ export function askedIn(answer) {
  * and once the table shows it (`done`), what stands between the fields and the quote
  * (`beside(m)`), and what the button records instead of the move's own body
  * (`payload(body)`: an IOU's lent cash first, its `then` recording the IOU).
+ * @param {*} ctx
+ * @param {*} txnDialog
+ * @param {*} type
+ * @param {*} [preset]
+ * @param {Record<string, any>} [options]
  */
 export function moveDialog(ctx, txnDialog, type, preset = {}, {title, testid = 'move-quote', record: recordLabel,
   recordTestid = 'move-record', recordClass = 'primary', basis = true, intro = () => [], after = () => [],

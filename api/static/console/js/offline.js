@@ -75,6 +75,7 @@ class Connection extends EventTarget {
 export const connection = new Connection();
 
 let slot = null;
+/** @type {(state: string) => any} */
 let extra = () => null;
 
 /**

@@ -31,6 +31,8 @@ export class Outbox extends EventTarget {
   /**
    * The outbox of one game. `onSent(entry, txn)`: a waiting move was recorded (or its key
    * replayed); `onKept(result)`: a move was put in the outbox.
+   * @param {string} gameId
+   * @param {{api: any, intents: any, onSent?: (entry: any, txn: any) => void, onKept?: (result: any) => void}} options
    */
   constructor(gameId, {api, intents, onSent = () => {}, onKept = () => {}}) {
     super();
@@ -120,6 +122,7 @@ export class Outbox extends EventTarget {
     }
     if (this.waiting().length || this.direct || connection.state !== 'online') return this.queue(body);
     // Sent at once. Until it is answered, other moves wait behind it (and so does a flush).
+    /** @type {(value?: any) => void} */
     let answered;
     this.direct = new Promise((resolve) => { answered = resolve; });
     try {

@@ -184,6 +184,7 @@ function deviceCard(p) {
  * (store.forgetPlayerLink), the page stops following the game and asks the server nothing more,
  * and it says so. Other tabs open on the same player forget it too, unless this one was `told`
  * by one of them.
+ * @param {{told?: boolean}} [options]
  */
 function forgetDevice({told = false} = {}) {
   if (forgotten || !link.token) return;
@@ -194,7 +195,7 @@ function forgetDevice({told = false} = {}) {
   connection.follow(null);
   store.forgetPlayerLink(gameId, link, {quiet: told});
   // Nothing of the game left in sight: no dialog over the page, no toast of a payment.
-  for (const dialog of document.querySelectorAll('dialog[open]')) dialog.close();
+  for (const dialog of document.querySelectorAll('dialog[open]')) /** @type {HTMLDialogElement} */ (dialog).close();
   replace(document.getElementById('toasts'));
   link.token = null;
   api.token = null;
@@ -227,7 +228,7 @@ function linkReplaced() {
   if (live) live.stop();
   live = null;
   connection.follow(null);
-  for (const dialog of document.querySelectorAll('dialog[open]')) dialog.close();
+  for (const dialog of document.querySelectorAll('dialog[open]')) /** @type {HTMLDialogElement} */ (dialog).close();
   ctx = null;
   statement = null;
   payEl = null;

@@ -16,9 +16,9 @@ const EMPTY = new Set([101, 103, 204, 205, 304]);
 const waiting = new Map(); // request id -> the promise's resolve and reject
 let next = 1;
 
-/** Where the bank stands: starting, elsewhere (another tab holds it), ready or failed. */
-export const pocket = new EventTarget();
-pocket.state = 'starting';
+/** Where the bank stands: starting, elsewhere (another tab holds it), ready or failed; and
+ * why, when it failed (`detail`). */
+export const pocket = Object.assign(new EventTarget(), {state: 'starting', detail: null});
 
 function heard(event) {
   const message = event.data;

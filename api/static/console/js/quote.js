@@ -34,7 +34,7 @@ export class Quotes {
     const key = JSON.stringify(payload);
     if (!this.answers.has(key)) {
       const answer = this.slot().then(() => this.api.dryRun(this.gameId, payload))
-        .then((txn) => ({txn}), (problem) => ({problem}))
+        .then((txn) => ({txn, problem: undefined}), (problem) => ({txn: undefined, problem}))
         .finally(() => this.release());
       this.answers.set(key, answer);
       // An unreachable server is not an answer: ask again next time.
@@ -97,6 +97,9 @@ export function postingLines(ctx, txn) {
  * changed); answers that come back after a newer question are dropped. `onAnswer(answer)`
  * sees each answer ({txn}, {problem}, or null while nothing can be asked yet); `render(txn)`
  * draws an accepted answer instead of its postings and basis.
+ * @param {*} ctx
+ * @param {*} payload
+ * @param {{onAnswer?: Function, problemOptions?: Record<string, any>, testid?: string, basis?: boolean, render?: Function|null}} [options]
  */
 export function quoteBox(ctx, payload, {onAnswer, problemOptions = {}, testid = 'quote', basis = true, render = null} = {}) {
   const box = h('div', {class: 'preview quote', 'aria-live': 'polite', dataset: {testid}});
@@ -157,6 +160,12 @@ export function quoteBox(ctx, payload, {onAnswer, problemOptions = {}, testid = 
  * it asks, then "label +$100" (the account's net change). A move the rules refuse now keeps
  * its button (a tap shows the refusal, with its ways to raise the money), its title says why;
  * `hideRefused`: it is not offered at all; `onRefused(problem)`: the caller shows it.
+ * @param {*} ctx
+ * @param {*} button
+ * @param {*} label
+ * @param {*} payload
+ * @param {*} account
+ * @param {{hideRefused?: boolean, onRefused?: Function}} [options]
  */
 export function quoteLabel(ctx, button, label, payload, account, {hideRefused = false, onRefused} = {}) {
   button.textContent = label;

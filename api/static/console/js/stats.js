@@ -152,7 +152,10 @@ export function statsView(ctx, answer) {
   return out;
 }
 
-/** A section that fills itself with the game's statistics, now or as of `seq`. */
+/** A section that fills itself with the game's statistics, now or as of `seq`.
+ * @param {*} ctx
+ * @param {{seq?: number|null}} [options]
+ */
 export function statsSection(ctx, {seq = null} = {}) {
   const slot = h('div', {class: 'stats-slot', 'aria-live': 'polite'}, h('p', {class: 'muted small'}, t('loading')));
   statsOf(ctx, seq).then((answer) => replace(slot, ...statsView(ctx, answer)))

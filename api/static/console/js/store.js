@@ -90,7 +90,10 @@ function storages() {
 /** Every kept thing of one game, wherever it is: its banker's entry and each
  * `tablebank.<what>.<game>` (the outbox, the table as last seen, a player's link, the keys of
  * moves), in this tab and on the device. The game itself stays on the server. The other tabs
- * are told, unless `quiet` (a tab that was told itself). */
+ * are told, unless `quiet` (a tab that was told itself).
+ * @param {*} id
+ * @param {{quiet?: boolean}} [options]
+ */
 export function forgetGame(id, {quiet = false} = {}) {
   try { forget(id); } catch { /* blocked: nothing kept */ }
   const suffix = `.${id}`;
@@ -134,6 +137,9 @@ export function keepPlayerLink(gameId, link) {
  * Forgets one player's link to a game: wherever this device keeps that token (another player's
  * link, kept by another tab, stays), with this tab's keys of the moves made with it. Other tabs
  * open on the same player are told (onForgotten), unless `quiet`.
+ * @param {*} gameId
+ * @param {*} link
+ * @param {{quiet?: boolean}} [options]
  */
 export function forgetPlayerLink(gameId, link, {quiet = false} = {}) {
   for (const storage of storages()) {

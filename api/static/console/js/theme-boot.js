@@ -29,7 +29,7 @@
     const changed = root.dataset.theme !== theme;
     root.dataset.theme = theme;
     root.dataset.themeChoice = chosen;
-    const scheme = document.querySelector('meta[name="color-scheme"]');
+    const scheme = /** @type {HTMLMetaElement|null} */ (document.querySelector('meta[name="color-scheme"]'));
     if (scheme) scheme.content = theme;
     // Each theme-color meta is written for one scheme (its media); a choice on this device
     // makes its theme's meta the one in force, whatever the device's scheme.

@@ -24,7 +24,7 @@ export function theme() {
 
 /** `fn(theme)` each time the theme in force changes (the switch, or the device's scheme). */
 export function onThemeChange(fn) {
-  document.addEventListener('tablebank-theme', (event) => fn(event.detail.theme));
+  document.addEventListener('tablebank-theme', (event) => fn(/** @type {CustomEvent} */ (event).detail.theme));
 }
 
 /** The value of one of the stylesheet's custom properties (`ink`, `p1`, …) in the theme in force. */

@@ -42,6 +42,12 @@ function nextAfter(ctx, from) {
   return null;
 }
 
+/**
+ * @param {*} ctx
+ * @param {*} player
+ * @param {*} label
+ * @param {{cls?: string, after?: Function, testid?: string}} [options]
+ */
 function turnButton(ctx, player, label, {cls = 'secondary', after, testid} = {}) {
   const payload = {type: 'turn', player: player.id};
   // A turn given back moments after it was recorded (Bob marked by mistake, Ann's again) is a

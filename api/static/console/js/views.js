@@ -8,6 +8,8 @@ import {groupClass} from './rules.js';
 /** Everything a screen needs about one game: the API, the board, the state, names. */
 export class GameContext {
   constructor({id, api, board, game, currency}) {
+    /** A player's page drawn from what it kept, before the server answered (play.js). */
+    this.stale = false;
     this.id = id;
     this.api = api;
     this.board = board;
@@ -87,7 +89,9 @@ export class GameContext {
   activePlayers() { return this.players.filter((p) => this.seated(p.id)); }
 
   /** Accounts to choose from. `payee`: only those that can be paid (no bankrupt; the pot
-   * only where the game collects it: the server offers it to a payment). */
+   * only where the game collects it: the server offers it to a payment).
+   * @param {{bank?: boolean, pot?: boolean, exclude?: string[], payee?: boolean}} [options]
+   */
   accountOptions({bank = true, pot = true, exclude = [], payee = false} = {}) {
     const players = payee ? this.activePlayers() : this.players;
     const out = players.filter((p) => !exclude.includes(p.id)).map((p) => [p.id, p.name]);
@@ -132,6 +136,8 @@ export function deedChips(ctx, owner) {
 /**
  * The board-coloured deed picker: every group in board order, each deed a tile; only the
  * deeds `eligible` accepts can be picked. Single choice (aria-pressed) or several.
+ * @param {*} ctx
+ * @param {{eligible: (deed: any, owner?: any) => boolean, multiple?: boolean, selected?: string[], onChange: Function, label?: string, describe?: Function}} options
  */
 export function deedPicker(ctx, {eligible, multiple = false, selected = [], onChange, label, describe}) {
   const chosen = new Set(selected);
@@ -430,6 +436,9 @@ function refusalText(ctx, code, params) {
  * (the server's English `detail` only for a code this console does not know), the fields it
  * names, and for insufficient_funds the shortfall and what the payer could raise; for
  * disputes_open (a finish), where the page can show them, the way to the open disputes.
+ * @param {*} ctx
+ * @param {*} err
+ * @param {{onLiquidation?: Function, extra?: any, again?: Function}} [options]
  */
 export function problemView(ctx, err, {onLiquidation, extra, again} = {}) {
   const body = err.body || {};
