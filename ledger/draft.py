@@ -9,7 +9,7 @@ end below zero. The field checkers below make the ledger refuse malformed input 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, Generic, TypeVar, cast
 
 from ledger import rules
 from ledger.changes import change_kind
@@ -44,8 +44,13 @@ def fields(value: Any) -> Any:
     return value
 
 
-class Draft:
-    """A transaction being written against a working copy of the state."""
+# The basis a type's handler writes: the TypedDict it declares (``transaction(basis=...)``).
+B = TypeVar("B", bound=Mapping[str, object])
+
+
+class Draft(Generic[B]):
+    """A transaction being written against a working copy of the state; ``basis`` is of the
+    type the handler declares (``Draft[ThatBasis]``), so that mypy checks what it writes."""
 
     def __init__(
         self,
@@ -65,7 +70,7 @@ class Draft:
         self.seq = state["last_seq"] + 1 if seq is None else seq
         self.postings: list[dict[str, Any]] = []
         self.changes: list[dict[str, Any]] = []
-        self.basis: dict[str, Any] = {}
+        self.basis: B = cast(B, {})
 
     # -- lookups that refuse ------------------------------------------------------------
     def player(self, pid: Any, *, active: bool = True) -> str:

@@ -148,7 +148,7 @@ class Game(Aggregate):
         declared.check_variant(self.ruleset.params["variant"])
         if self.state["status"] == "finished":
             raise RuleViolation("game_finished")
-        draft = Draft(self.ruleset, self.state, self.options, history=history, by=by)
+        draft: Draft[Any] = Draft(self.ruleset, self.state, self.options, history=history, by=by)
         request = {k: v for k, v in body.items() if k not in ("type", "memo")}
         declared.handler(draft, fields(request))
         draft.check_funds()

@@ -6,7 +6,7 @@ Pure functions of a ``RuleSet`` and a state (see ``ledger.state``); no I/O, no c
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
+from typing import Any, TypedDict
 
 from ledger.ruleset import Deed, RuleSet
 from ledger.state import PropertyEntry, Standing, State
@@ -196,7 +196,26 @@ def can_raise(rs: RuleSet, state: State, player: str) -> int:
     return int(liquidation(rs, state, player)["can_raise"])
 
 
-def street_rent(rs: RuleSet, state: State, deed: Deed) -> dict[str, Any]:
+class StreetRent(TypedDict):
+    houses: int
+    hotel: bool
+    monopoly: bool
+    base_rent: int
+
+
+class RailroadRent(TypedDict):
+    railroads_held: int
+    base_rent: int
+
+
+class UtilityRent(TypedDict):
+    utilities_held: int
+    dice: int
+    factor: int
+    base_rent: int
+
+
+def street_rent(rs: RuleSet, state: State, deed: Deed) -> StreetRent:
     """A street's rent by its buildings, doubled bare when its owner holds the whole group."""
     prop = state["properties"][deed.slug]
     owner = prop["owner"]
@@ -217,14 +236,14 @@ def street_rent(rs: RuleSet, state: State, deed: Deed) -> dict[str, Any]:
     }
 
 
-def railroad_rent(rs: RuleSet, state: State, deed: Deed) -> dict[str, Any]:
+def railroad_rent(rs: RuleSet, state: State, deed: Deed) -> RailroadRent:
     """25, 50, 100, 200 by the railroads the owner holds (mortgaged ones count)."""
     owner = state["properties"][deed.slug]["owner"]
     held = sum(1 for s in rs.group_of(deed.slug) if state["properties"][s]["owner"] == owner)
     return {"railroads_held": held, "base_rent": rs.params["railroad_rents"][held - 1]}
 
 
-def utility_rent(rs: RuleSet, state: State, deed: Deed, dice: int) -> dict[str, Any]:
+def utility_rent(rs: RuleSet, state: State, deed: Deed, dice: int) -> UtilityRent:
     """4 or 10 times the dice by the utilities the owner holds."""
     owner = state["properties"][deed.slug]["owner"]
     held = sum(1 for s in rs.group_of(deed.slug) if state["properties"][s]["owner"] == owner)

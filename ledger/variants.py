@@ -23,6 +23,7 @@ from ledger.parameters import CLASSIC, ELITE, KNOWN_VARIANTS, Variant
 if TYPE_CHECKING:
     from ledger.draft import Draft
     from ledger.ruleset import Deed
+    from ledger.transactions.money import SalaryBasis
 
 
 class Classic:
@@ -51,7 +52,7 @@ class Classic:
         """Whether scarce buildings may be auctioned above the printed price."""
         return self.values.auctioned_buildings
 
-    def pay_salary(self, d: Draft, player: str) -> None:
+    def pay_salary(self, d: Draft[SalaryBasis], player: str) -> None:
         """GO: the Bank pays the salary."""
         amount = int(d.rs.params["salary"])
         d.pay("bank", player, amount)
@@ -82,7 +83,7 @@ class MillionaireElite(Classic):
     values = KNOWN_VARIANTS[ELITE]
     auctions_owned = True
 
-    def pay_salary(self, d: Draft, player: str) -> None:
+    def pay_salary(self, d: Draft[SalaryBasis], player: str) -> None:
         """Passing START: the salary plus a share of the shares' value; the policies that
         last one round go back."""
         base = int(d.rs.params["salary"])

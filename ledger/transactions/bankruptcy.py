@@ -6,12 +6,12 @@ docs/rules.md: "Bankruptcy".
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NotRequired, TypedDict
 
 from ledger import rules
 from ledger.draft import Body, Draft, names, whole
 from ledger.errors import InvalidField, RuleViolation
-from ledger.state import JAIL_DECKS, shares_of
+from ledger.state import JAIL_DECKS, Standing, shares_of
 from ledger.transactions import form as f
 from ledger.transactions import offers
 from ledger.transactions.declare import TransactionRecorded, transaction
@@ -22,6 +22,28 @@ from ledger.transactions.turns import finish_if_over
 
 class PlayerWentBankrupt(TransactionRecorded):
     """A bankruptcy and every transfer it causes."""
+
+
+class BankruptcyBasis(TypedDict):
+    """What passed to the creditor and what the Bank took; with ``bank_covers`` (Millionaire
+    Elite), what the Bank paid the creditor and took back; the standings if it ended the game."""
+
+    debtor: str
+    creditor: str
+    owed: int | None
+    cash: int
+    liquidation_total: NotRequired[int]
+    buildings: NotRequired[list[dict[str, Any]]]
+    deeds: NotRequired[list[str]]
+    mortgaged_received: NotRequired[list[dict[str, Any]]]
+    ious_received: NotRequired[list[str]]
+    ious_written_off: NotRequired[list[dict[str, Any]]]
+    shares_sold: NotRequired[int]
+    share_price: NotRequired[int]
+    policies_returned: NotRequired[list[str]]
+    bank_pays_creditor: NotRequired[int]
+    deeds_returned: NotRequired[list[str]]
+    standings: NotRequired[list[Standing]]
 
 
 @transaction(
@@ -38,8 +60,9 @@ class PlayerWentBankrupt(TransactionRecorded):
             offer=offers.mortgaged_deeds,
         ),
     ],
+    basis=BankruptcyBasis,
 )
-def declare_bankruptcy(d: Draft, body: Body) -> None:
+def declare_bankruptcy(d: Draft[BankruptcyBasis], body: Body) -> None:
     """Pass the insolvent debtor's cash, deeds, cards and IOUs to the creditor and seat them out."""
     debtor = d.player(body["debtor"])
     creditor = body.get("creditor")

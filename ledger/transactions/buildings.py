@@ -7,7 +7,7 @@ docs/rules.md: "Building", "Selling buildings".
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Literal
+from typing import Any, Literal, TypedDict
 
 from ledger import rules
 from ledger.draft import Body, Draft, option, whole
@@ -84,6 +84,14 @@ def _check_even(d: Draft, slugs: set[str]) -> None:
             )
 
 
+class BuildingsBasis(TypedDict):
+    """A build's or a sale's orders, one line each, and what they come to."""
+
+    owner: str
+    orders: list[dict[str, Any]]
+    total: int
+
+
 @transaction(
     "build",
     BuildingsBought,
@@ -103,8 +111,9 @@ def _check_even(d: Draft, slugs: set[str]) -> None:
         *BUILD_ORDER[1:],
         f.listing("orders", *BUILD_ORDER, required=False, max=MAX_ORDERS),
     ],
+    basis=BuildingsBasis,
 )
-def buy_buildings(d: Draft, body: Body) -> None:
+def buy_buildings(d: Draft[BuildingsBasis], body: Body) -> None:
     """Sell the owner houses or a hotel, evenly, on a complete group without a mortgage."""
     owner, lines, total = _orders_of_owner(d, body, _built, "cost")
     houses = sum(line.get("houses", 0) for line in lines)
@@ -234,8 +243,9 @@ def _unit_price(d: Draft, deed: Deed, order: Body, printed: int) -> int:
         *SELL_ORDER[1:],
         f.listing("orders", *SELL_ORDER, required=False, max=MAX_ORDERS),
     ],
+    basis=BuildingsBasis,
 )
-def sell_buildings(d: Draft, body: Body) -> None:
+def sell_buildings(d: Draft[BuildingsBasis], body: Body) -> None:
     """Buy back the owner's houses or hotel at half price, evenly."""
     owner, lines, total = _orders_of_owner(d, body, _sold, "amount")
     d.pay("bank", owner, total)

@@ -8,7 +8,7 @@ would still be accepted with the same postings had the voided one never happened
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NotRequired, TypedDict
 
 from ledger.draft import Body, Draft, whole
 from ledger.errors import InvalidField, LedgerError, RuleViolation
@@ -22,6 +22,14 @@ Txn = dict[str, Any]
 
 class TransactionVoided(TransactionRecorded):
     """A correction: an earlier transaction reversed."""
+
+
+class VoidBasis(TypedDict):
+    voided: int
+    voided_type: str
+    reason: str
+    later_transactions_checked: int
+    dispute: NotRequired[int]
 
 
 @transaction(
@@ -39,8 +47,9 @@ class TransactionVoided(TransactionRecorded):
             description="the open dispute about seq that this void resolves",
         ),
     ],
+    basis=VoidBasis,
 )
-def void_transaction(d: Draft, body: Body) -> None:
+def void_transaction(d: Draft[VoidBasis], body: Body) -> None:
     """Reverse transaction ``seq`` if every later one would still stand without it."""
     seq = whole(body, "seq")
     reason = body.get("reason")
@@ -105,7 +114,7 @@ def _dispute_resolved(d: Draft, body: Body, seq: int) -> int | None:
 
 def _replay_without(d: Draft, state: State, txn: Txn, voided: int) -> State:
     """Run a later transaction again on the table without the voided one; same facts or refuse."""
-    rd = Draft(d.rs, state, d.options, seq=txn["seq"], by=str(txn.get("by", "banker")))
+    rd: Draft[Any] = Draft(d.rs, state, d.options, seq=txn["seq"], by=str(txn.get("by", "banker")))
     try:
         if not REGISTRY[txn["type"]].reads_table:
             # A later correction reverses its own target, whose facts stood, and a dispute is

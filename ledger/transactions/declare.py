@@ -40,7 +40,7 @@ from ledger.transactions.form import Field
 if TYPE_CHECKING:
     from ledger.ruleset import RuleSet
 
-Handler = Callable[[Draft, Body], None]
+Handler = Callable[[Draft[Any], Body], None]
 # A seq -> the game's transaction record with that seq, or None if there is none.
 Records = Callable[[int], dict[str, Any] | None]
 # Whether a game of this rule set with these options offers a type at all (an option's type).
@@ -104,6 +104,9 @@ class TransactionType:
     offered: Offered | None = None
     # Whether the server's admin token may record it (on any game).
     admin: bool = False
+    # What its basis holds: a TypedDict, its NotRequired keys those only some cases give
+    # (None: not declared, as a house's own type may leave it).
+    basis: type | None = None
 
     def may_record(self, body: Body, by: str, records: Records) -> bool:
         """Whether ``by`` ("banker", ``ADMIN`` or a player id) may record this request."""
@@ -149,12 +152,14 @@ def transaction(
     fields: Iterable[Field] = (),
     offered: Offered | None = None,
     admin: bool = False,
+    basis: type | None = None,
 ) -> Callable[[Handler], Handler]:
     """Declare the transaction type ``name``, recorded by the decorated handler as one
     ``event`` from a request of ``fields``. Set-up types are never voidable; others are unless
     told. A player may record it with his own id in ``player_field``, or as ``players`` says.
     ``offered`` says whether a game offers it at all (an option's type); ``admin``, whether
-    the server's admin token may record it."""
+    the server's admin token may record it; ``basis``, the TypedDict of what its basis holds
+    (the handler takes a ``Draft`` of it, so that mypy checks what it writes)."""
     fields = tuple(fields)
     names = [f.name for f in fields]
     if len(set(names)) != len(names) or "type" in names or "memo" in names:
@@ -188,6 +193,7 @@ def transaction(
             fields=fields,
             offered=offered,
             admin=admin,
+            basis=basis,
         )
         return handler
 

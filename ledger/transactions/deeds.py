@@ -5,6 +5,8 @@ docs/rules.md: "Buying", "Auctions", "Rent", "Mortgages", and the short game's d
 
 from __future__ import annotations
 
+from typing import NotRequired, TypedDict
+
 from ledger import rules
 from ledger.draft import Body, Draft, names, option, whole
 from ledger.errors import InvalidField, RuleViolation
@@ -42,8 +44,68 @@ class MortgageLifted(TransactionRecorded):
     """A mortgage lifted: the mortgage value and the interest paid to the Bank."""
 
 
-@transaction("deal", DeedsDealt, setup=True, refusals=["unknown_property", "already_owned"])
-def deal_deeds(d: Draft, body: Body) -> None:
+class DealBasis(TypedDict):
+    player: str
+    prices: dict[str, int]
+    total: int
+
+
+class BuyBasis(TypedDict):
+    """The price paid; where the rule set prints none, whether the banker entered it."""
+
+    property: str
+    price: int
+    printed: bool
+    entered: NotRequired[bool]
+
+
+class AuctionBasis(TypedDict):
+    property: str
+    bid: int
+    seller: str
+    printed_price: int | None
+
+
+class RentBasis(TypedDict):
+    """The rent and what the rules computed it from (``rules.street_rent`` and the others), or
+    the rent the banker entered for a plot or a central plot."""
+
+    property: str
+    kind: str
+    owner: str
+    multiplier: int
+    rent: int
+    base_rent: NotRequired[int]
+    houses: NotRequired[int]
+    hotel: NotRequired[bool]
+    monopoly: NotRequired[bool]
+    railroads_held: NotRequired[int]
+    utilities_held: NotRequired[int]
+    dice: NotRequired[int]
+    factor: NotRequired[int]
+    entered_rent: NotRequired[int]
+    entered: NotRequired[bool]
+
+
+class MortgageBasis(TypedDict):
+    property: str
+    owner: str
+    mortgage_value: int | None
+
+
+class UnmortgageBasis(TypedDict):
+    property: str
+    owner: str
+    mortgage_value: int | None
+    interest_base: int
+    interest: int
+    amount: int
+
+
+@transaction(
+    "deal", DeedsDealt, setup=True, refusals=["unknown_property", "already_owned"], basis=DealBasis
+)
+def deal_deeds(d: Draft[DealBasis], body: Body) -> None:
     """Give a player the deeds dealt to them, paid at their printed prices (set-up)."""
     player = d.player(body["player"])
     deeds = [d.priced(d.deed(slug), None) for slug in names(body, "properties")]
@@ -75,8 +137,9 @@ def check_first_lap(d: Draft, player: str) -> None:
         f.deed(offer=offers.bank_deeds),
         f.amount("price", description=ENTERED_PRICE),
     ],
+    basis=BuyBasis,
 )
-def buy_deed(d: Draft, body: Body) -> None:
+def buy_deed(d: Draft[BuyBasis], body: Body) -> None:
     """Sell a deed of the Bank to a player at its printed (or entered) price."""
     player = d.player(body["player"])
     deed = d.deed(body["property"])
@@ -109,8 +172,9 @@ def buy_deed(d: Draft, body: Body) -> None:
         f.player("winner"),
         f.amount("bid", required=True),
     ],
+    basis=AuctionBasis,
 )
-def win_auction(d: Draft, body: Body) -> None:
+def win_auction(d: Draft[AuctionBasis], body: Body) -> None:
     """Give the deed to the highest bidder for the bid (an owned plot where the variant allows)."""
     winner = d.player(body["winner"])
     deed = d.deed(body["property"])
@@ -150,8 +214,9 @@ def win_auction(d: Draft, body: Body) -> None:
         f.whole("multiplier", min=1, max=10),
         f.amount(),
     ],
+    basis=RentBasis,
 )
-def pay_rent(d: Draft, body: Body) -> None:
+def pay_rent(d: Draft[RentBasis], body: Body) -> None:
     """Charge the rent the rules give for the deed the payer landed on."""
     payer = d.player(body["payer"])
     deed, owner = d.owned_deed(body["property"])
@@ -183,6 +248,7 @@ def pay_rent(d: Draft, body: Body) -> None:
         return
     if body.get("amount") is not None:
         raise InvalidField("amount", "this rule set computes the rent; leave it out")
+    basis: rules.StreetRent | rules.RailroadRent | rules.UtilityRent
     if deed.kind == "street":
         basis = rules.street_rent(d.rs, d.state, deed)
     elif deed.kind == "railroad":
@@ -211,8 +277,9 @@ def pay_rent(d: Draft, body: Body) -> None:
         f.deed(offer=offers.unmortgaged_deeds),
         f.amount("price", description=ENTERED_PRICE),
     ],
+    basis=MortgageBasis,
 )
-def mortgage_deed(d: Draft, body: Body) -> None:
+def mortgage_deed(d: Draft[MortgageBasis], body: Body) -> None:
     """Pay the owner the deed's mortgage value from the Bank."""
     deed, owner = d.owned_deed(body["property"])
     if d.prop(deed.slug)["mortgaged"]:
@@ -230,8 +297,9 @@ def mortgage_deed(d: Draft, body: Body) -> None:
     MortgageLifted,
     refusals=["unknown_property", "not_owned", "not_mortgaged"],
     fields=[f.deed(offer=offers.mortgaged_deeds)],
+    basis=UnmortgageBasis,
 )
-def lift_mortgage(d: Draft, body: Body) -> None:
+def lift_mortgage(d: Draft[UnmortgageBasis], body: Body) -> None:
     """Lift a mortgage: the owner pays the mortgage value and the interest."""
     deed, owner = d.owned_deed(body["property"])
     if not d.prop(deed.slug)["mortgaged"]:

@@ -10,6 +10,8 @@ about the log, not the table: a void of an earlier transaction keeps their facts
 
 from __future__ import annotations
 
+from typing import TypedDict
+
 from ledger.draft import Body, Draft, whole
 from ledger.errors import InvalidField, RuleViolation
 from ledger.state import DisputeEntry
@@ -23,6 +25,18 @@ class TransactionDisputed(TransactionRecorded):
 
 class DisputeResolved(TransactionRecorded):
     """A dispute closed by the banker, the disputed transaction kept."""
+
+
+class DisputeBasis(TypedDict):
+    dispute: int
+    about: int
+    by: str
+
+
+class DisputeResolveBasis(TypedDict):
+    dispute: int
+    about: int
+    status: str
 
 
 def moved_money_of(body: Body, by: str, records: Records) -> bool:
@@ -76,8 +90,9 @@ def open_disputes_about(d: Draft, seq: int) -> list[int]:
     refusals=["already_voided"],
     reads_table=False,
     fields=[f.seq(description="the transaction disputed"), f.text("reason")],
+    basis=DisputeBasis,
 )
-def dispute_transaction(d: Draft, body: Body) -> None:
+def dispute_transaction(d: Draft[DisputeBasis], body: Body) -> None:
     """Record that transaction ``seq`` is disputed, and why; no money moves."""
     seq = whole(body, "seq")
     reason = text(body, "reason", "say what is disputed")
@@ -118,8 +133,9 @@ def dispute_transaction(d: Draft, body: Body) -> None:
     refusals=["unknown_dispute", "dispute_closed"],
     reads_table=False,
     fields=[f.seq("dispute", description="the seq of the dispute"), f.text("note")],
+    basis=DisputeResolveBasis,
 )
-def resolve_dispute(d: Draft, body: Body) -> None:
+def resolve_dispute(d: Draft[DisputeResolveBasis], body: Body) -> None:
     """Close an open dispute and keep the disputed transaction, with the banker's note."""
     dispute = whole(body, "dispute")
     note = text(body, "note", "say why the transaction stands")

@@ -7,6 +7,8 @@ mortgages of bare plots) are in ``ledger.variants``.
 
 from __future__ import annotations
 
+from typing import NotRequired, TypedDict
+
 from ledger import rules
 from ledger.draft import Body, Draft, one_of, whole
 from ledger.errors import InsufficientFunds, InvalidField, RuleViolation
@@ -44,13 +46,65 @@ class JackpotPlayed(TransactionRecorded):
     """A stake into the kitty and the Bank's payout on a win."""
 
 
+class KittyBasis(TypedDict):
+    pot: int
+
+
+class SharesBasis(TypedDict):
+    """Shares bought or sold at the price; a broker's commission where one was paid."""
+
+    action: str
+    count: int
+    price: int
+    amount: int
+    commission_to: NotRequired[str]
+    commission: NotRequired[int]
+
+
+SharePriceBasis = TypedDict(
+    "SharePriceBasis", {"direction": str, "points": int, "from": int, "to": int}
+)
+
+
+class RoundTaxBasis(TypedDict):
+    """The tax on shares and plots, or none (waived) for an exempt player."""
+
+    player: NotRequired[str]
+    amount: int
+    waived: NotRequired[bool]
+    shares: NotRequired[int]
+    per_share: NotRequired[int]
+    plot_tax: NotRequired[int]
+    plot_tax_entered: NotRequired[bool]
+
+
+class ExemptionBasis(TypedDict):
+    player: str
+    waives: str
+
+
+class InsuranceBasis(TypedDict):
+    """A policy bought (its price) or used or handed back (the action)."""
+
+    policy: str
+    price: NotRequired[int]
+    action: NotRequired[str]
+
+
+class JackpotBasis(TypedDict):
+    stake: int
+    payout: int
+    won: bool
+    stake_returned: NotRequired[bool]
+
+
 def policies(d: Draft) -> tuple[str, ...]:
     """The policy colours the rule set sells."""
     return tuple(d.rs.params["policies"])
 
 
-@transaction("pot_seed", PotSeeded, variants=[ELITE], setup=True)
-def seed_kitty(d: Draft, body: Body) -> None:
+@transaction("pot_seed", PotSeeded, variants=[ELITE], setup=True, basis=KittyBasis)
+def seed_kitty(d: Draft[KittyBasis], body: Body) -> None:
     """Put the rule set's seed into the jackpot kitty (set-up)."""
     amount = int(d.rs.params["pot_seed"])
     d.pay("bank", "pot", amount)
@@ -71,8 +125,9 @@ def seed_kitty(d: Draft, body: Body) -> None:
         ),
         f.amount("commission"),
     ],
+    basis=SharesBasis,
 )
-def trade_shares(d: Draft, body: Body) -> None:
+def trade_shares(d: Draft[SharesBasis], body: Body) -> None:
     """Buy or sell shares at the current price, with a broker's commission if any."""
     player = d.player(body["player"])
     action = one_of(body, "action", ("buy", "sell"))
@@ -97,7 +152,8 @@ def trade_shares(d: Draft, body: Body) -> None:
             raise InvalidField("commission_to", "the broker is another player")
         commission = whole(body, "commission")
         d.pay(player, broker, commission)
-        d.basis.update(commission_to=broker, commission=commission)
+        d.basis["commission_to"] = broker
+        d.basis["commission"] = commission
 
 
 @transaction(
@@ -105,8 +161,9 @@ def trade_shares(d: Draft, body: Body) -> None:
     SharePriceMoved,
     variants=[ELITE],
     fields=[f.choice("direction", "up", "down"), f.whole("points", min=1, max=6, required=True)],
+    basis=SharePriceBasis,
 )
-def move_share_price(d: Draft, body: Body) -> None:
+def move_share_price(d: Draft[SharePriceBasis], body: Body) -> None:
     """Move the share price by the points rolled, never below 0."""
     direction = one_of(body, "direction", ("up", "down"))
     points = whole(body, "points", 1, 6)
@@ -122,8 +179,9 @@ def move_share_price(d: Draft, body: Body) -> None:
     RoundTaxPaid,
     variants=[ELITE],
     fields=[f.player(), f.amount("plot_tax", min=0, description="from the box's TAX table")],
+    basis=RoundTaxBasis,
 )
-def pay_round_tax(d: Draft, body: Body) -> None:
+def pay_round_tax(d: Draft[RoundTaxBasis], body: Body) -> None:
     """Charge the round tax on shares and plots, unless the player is exempt."""
     player = d.player(body["player"])
     if d.state["exempt"].get(player):
@@ -146,8 +204,14 @@ def pay_round_tax(d: Draft, body: Body) -> None:
     }
 
 
-@transaction("tax_exemption", TaxExemptionGranted, variants=[ELITE], fields=[f.player()])
-def grant_tax_exemption(d: Draft, body: Body) -> None:
+@transaction(
+    "tax_exemption",
+    TaxExemptionGranted,
+    variants=[ELITE],
+    fields=[f.player()],
+    basis=ExemptionBasis,
+)
+def grant_tax_exemption(d: Draft[ExemptionBasis], body: Body) -> None:
     """Waive the player's next round tax."""
     player = d.player(body["player"])
     d.change("exempt", True, player=player)
@@ -164,8 +228,9 @@ def grant_tax_exemption(d: Draft, body: Body) -> None:
         f.choice("action", "buy", "use", "return"),
         f.choice("policy", source="policies", description="a policy colour of the rule set"),
     ],
+    basis=InsuranceBasis,
 )
-def move_policy(d: Draft, body: Body) -> None:
+def move_policy(d: Draft[InsuranceBasis], body: Body) -> None:
     """Sell a policy at the rule set's price, or take one back used or returned."""
     player = d.player(body["player"])
     action = one_of(body, "action", ("buy", "use", "return"))
@@ -190,8 +255,9 @@ def move_policy(d: Draft, body: Body) -> None:
     JackpotPlayed,
     variants=[ELITE],
     fields=[f.player(), f.amount("stake", required=True), f.amount("payout", min=0, required=True)],
+    basis=JackpotBasis,
 )
-def play_jackpot(d: Draft, body: Body) -> None:
+def play_jackpot(d: Draft[JackpotBasis], body: Body) -> None:
     """Keep a losing stake in the kitty; on a win the stake comes back with the Bank's payout."""
     player = d.player(body["player"])
     stake = whole(body, "stake")

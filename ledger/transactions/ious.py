@@ -8,7 +8,7 @@ docs/rules.md: "IOUs (player loans)".
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, TypedDict
 
 from ledger.draft import Body, Draft, option_value, whole
 from ledger.errors import InvalidField, RuleViolation
@@ -38,6 +38,30 @@ class IouForgiven(TransactionRecorded):
 AN_IOU = f.choice("iou", source="ious", description="the IOU's id, e.g. iou-12")
 
 
+class IouBasis(TypedDict):
+    iou: str
+    debtor: str
+    creditor: str
+    amount: int
+
+
+class IouRepayBasis(TypedDict):
+    iou: str
+    repaid: int
+    outstanding: int
+
+
+IouTransferBasis = TypedDict(
+    "IouTransferBasis", {"iou": str, "from": str, "to": str, "outstanding": int}
+)
+
+
+class IouForgiveBasis(TypedDict):
+    iou: str
+    holder: str
+    forgiven: int
+
+
 def loans_offered(rs: RuleSet, options: Mapping[str, Any]) -> bool:
     """Whether players may lend: Millionaire Elite's rule, or the player_loans house rule."""
     return VARIANTS[rs.params["variant"]].loans or bool(option_value(rs, options, "player_loans"))
@@ -64,8 +88,9 @@ def _iou(d: Draft, body: Body) -> tuple[str, dict[str, Any]]:
     refusals=["option_disabled"],
     offered=loans_offered,
     fields=[f.player("debtor"), f.player("creditor"), f.amount(required=True)],
+    basis=IouBasis,
 )
-def issue_iou(d: Draft, body: Body) -> None:
+def issue_iou(d: Draft[IouBasis], body: Body) -> None:
     """Record a debtor's IOU to a creditor; its id is iou-<seq>."""
     _loans_allowed(d)
     debtor, creditor = d.player(body["debtor"]), d.player(body["creditor"])
@@ -89,8 +114,9 @@ def issue_iou(d: Draft, body: Body) -> None:
     IouRepaid,
     refusals=["unknown_iou", "iou_settled"],
     fields=[AN_IOU, f.amount(required=True)],
+    basis=IouRepayBasis,
 )
-def repay_iou(d: Draft, body: Body) -> None:
+def repay_iou(d: Draft[IouRepayBasis], body: Body) -> None:
     """Pay the holder part or all of what the IOU still owes."""
     iou_id, iou = _iou(d, body)
     amount = whole(body, "amount", 1, iou["outstanding"])
@@ -104,8 +130,9 @@ def repay_iou(d: Draft, body: Body) -> None:
     IouTransferred,
     refusals=["unknown_iou", "iou_settled"],
     fields=[AN_IOU, f.player("to")],
+    basis=IouTransferBasis,
 )
-def transfer_iou(d: Draft, body: Body) -> None:
+def transfer_iou(d: Draft[IouTransferBasis], body: Body) -> None:
     """Pass the IOU to another holder."""
     iou_id, iou = _iou(d, body)
     to = d.player(body["to"])
@@ -115,8 +142,14 @@ def transfer_iou(d: Draft, body: Body) -> None:
     d.basis = {"iou": iou_id, "from": iou["holder"], "to": to, "outstanding": iou["outstanding"]}
 
 
-@transaction("iou_forgive", IouForgiven, refusals=["unknown_iou", "iou_settled"], fields=[AN_IOU])
-def forgive_iou(d: Draft, body: Body) -> None:
+@transaction(
+    "iou_forgive",
+    IouForgiven,
+    refusals=["unknown_iou", "iou_settled"],
+    fields=[AN_IOU],
+    basis=IouForgiveBasis,
+)
+def forgive_iou(d: Draft[IouForgiveBasis], body: Body) -> None:
     """Cancel what the IOU still owes."""
     iou_id, iou = _iou(d, body)
     d.change("iou_outstanding", 0, iou=iou_id)

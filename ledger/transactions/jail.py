@@ -5,6 +5,8 @@ docs/rules.md: "Jail fine", "Jail cards", "Go to jail, leave jail".
 
 from __future__ import annotations
 
+from typing import TypedDict
+
 from ledger.draft import Body, Draft, one_of
 from ledger.errors import RuleViolation
 from ledger.parameters import CLASSIC
@@ -29,8 +31,25 @@ class LeftJail(TransactionRecorded):
     """A player out of jail on doubles (no money moves)."""
 
 
-@transaction("jail_fine", JailFinePaid, fields=[f.player()])
-def pay_jail_fine(d: Draft, body: Body) -> None:
+class JailFineBasis(TypedDict):
+    fine: int
+
+
+class JailCardBasis(TypedDict):
+    deck: str
+    action: str
+
+
+class GoToJailBasis(TypedDict):
+    salary: int  # none: a player sent to jail collects no salary on the way
+
+
+class LeaveJailBasis(TypedDict):
+    doubles: bool
+
+
+@transaction("jail_fine", JailFinePaid, fields=[f.player()], basis=JailFineBasis)
+def pay_jail_fine(d: Draft[JailFineBasis], body: Body) -> None:
     """Charge the jail fine; the player is out of jail."""
     player = d.player(body["player"])
     fine = int(d.rs.params["jail_fine"])
@@ -45,8 +64,9 @@ def pay_jail_fine(d: Draft, body: Body) -> None:
     variants=[CLASSIC],
     refusals=["no_jail_card"],
     fields=[f.player(), f.choice("action", "draw", "use"), f.choice("deck", *JAIL_DECKS)],
+    basis=JailCardBasis,
 )
-def move_jail_card(d: Draft, body: Body) -> None:
+def move_jail_card(d: Draft[JailCardBasis], body: Body) -> None:
     """Keep a drawn jail card, or use one held to leave jail."""
     player = d.player(body["player"])
     deck = one_of(body, "deck", JAIL_DECKS)
@@ -64,16 +84,16 @@ def move_jail_card(d: Draft, body: Body) -> None:
     d.basis = {"deck": deck, "action": action}
 
 
-@transaction("go_to_jail", SentToJail, fields=[f.player()])
-def send_to_jail(d: Draft, body: Body) -> None:
+@transaction("go_to_jail", SentToJail, fields=[f.player()], basis=GoToJailBasis)
+def send_to_jail(d: Draft[GoToJailBasis], body: Body) -> None:
     """Put the player in jail; no salary on the way."""
     player = d.player(body["player"])
     d.change("jail", True, player=player)
     d.basis = {"salary": 0}
 
 
-@transaction("leave_jail", LeftJail, fields=[f.player()])
-def leave_jail(d: Draft, body: Body) -> None:
+@transaction("leave_jail", LeftJail, fields=[f.player()], basis=LeaveJailBasis)
+def leave_jail(d: Draft[LeaveJailBasis], body: Body) -> None:
     """Let the player out of jail for free after doubles."""
     player = d.player(body["player"])
     d.change("jail", False, player=player)

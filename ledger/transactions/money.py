@@ -6,6 +6,8 @@ docs/rules.md: "Set-up and starting cash", "Salary", "Cards", "Income tax and lu
 
 from __future__ import annotations
 
+from typing import NotRequired, TypedDict
+
 from ledger import rules
 from ledger.draft import Body, Draft, one_of, option, pot_offered, whole
 from ledger.errors import InvalidField, RuleViolation
@@ -44,8 +46,58 @@ class PotCollected(TransactionRecorded):
     """The Free Parking pot (or the jackpot kitty) collected."""
 
 
-@transaction("starting_cash", StartingCashPaid, setup=True)
-def pay_starting_cash(d: Draft, body: Body) -> None:
+class StartingCashBasis(TypedDict):
+    player: str
+    starting_cash: int
+
+
+class SalaryBasis(TypedDict):
+    """The salary; in Millionaire Elite, the round income with its shares' part."""
+
+    player: str
+    salary: int
+    shares_value: NotRequired[int]
+    share_income_percent: NotRequired[int]
+    share_income: NotRequired[int]
+    income: NotRequired[int]
+    policies_expired: NotRequired[list[str]]
+
+
+class PaymentBasis(TypedDict):
+    amount: int
+
+
+class CardBasis(TypedDict):
+    """A card's amount; a repairs card's buildings and figures; from or to each, the players."""
+
+    effect: str
+    amount: int
+    houses: NotRequired[int]
+    hotels: NotRequired[int]
+    per_house: NotRequired[int]
+    per_hotel: NotRequired[int]
+    players: NotRequired[list[str]]
+    total: NotRequired[int]
+
+
+class TaxBasis(TypedDict):
+    """Luxury tax's amount; income tax's way, both figures and the worth it is a percent of."""
+
+    tax: str
+    amount: int
+    choice: NotRequired[str]
+    flat: NotRequired[int]
+    percent: NotRequired[int]
+    total_worth: NotRequired[int]
+    percent_amount: NotRequired[int]
+
+
+class PotBasis(TypedDict):
+    pot: int
+
+
+@transaction("starting_cash", StartingCashPaid, setup=True, basis=StartingCashBasis)
+def pay_starting_cash(d: Draft[StartingCashBasis], body: Body) -> None:
     """Pay one player the rule set's starting cash (set-up)."""
     player = d.player(body["player"])
     amount = int(d.rs.params["starting_cash"])
@@ -53,8 +105,8 @@ def pay_starting_cash(d: Draft, body: Body) -> None:
     d.basis = {"player": player, "starting_cash": amount}
 
 
-@transaction("salary", SalaryPaid, fields=[f.player()])
-def pay_salary(d: Draft, body: Body) -> None:
+@transaction("salary", SalaryPaid, fields=[f.player()], basis=SalaryBasis)
+def pay_salary(d: Draft[SalaryBasis], body: Body) -> None:
     """Pay the salary for passing GO, or the variant's round income."""
     player = d.player(body["player"])
     d.variant.pay_salary(d, player)
@@ -70,8 +122,9 @@ def pay_salary(d: Draft, body: Body) -> None:
     player_field="from",
     refusals=["option_disabled"],
     fields=[f.account("from"), f.account("to"), f.amount(required=True)],
+    basis=PaymentBasis,
 )
-def make_payment(d: Draft, body: Body) -> None:
+def make_payment(d: Draft[PaymentBasis], body: Body) -> None:
     """Move an amount from one account to another."""
     frm, to = d.account(body["from"]), d.account(body["to"])
     if frm == to:
@@ -91,8 +144,9 @@ def make_payment(d: Draft, body: Body) -> None:
         f.amount("per_house", min=0, when=REPAIRS),
         f.amount("per_hotel", min=0, when=REPAIRS),
     ],
+    basis=CardBasis,
 )
-def apply_card(d: Draft, body: Body) -> None:
+def apply_card(d: Draft[CardBasis], body: Body) -> None:
     """Apply a card's effect: collect, pay, from or to each player, or repairs."""
     player = d.player(body["player"])
     effect = one_of(body, "effect", CARD_EFFECTS)
@@ -125,7 +179,8 @@ def apply_card(d: Draft, body: Body) -> None:
             d.pay(player, other, amount)
     d.basis = {"effect": effect, "amount": amount}
     if effect in ("collect_from_each", "pay_each"):
-        d.basis.update(players=others, total=amount * len(others))
+        d.basis["players"] = others
+        d.basis["total"] = amount * len(others)
 
 
 @transaction(
@@ -145,8 +200,9 @@ def apply_card(d: Draft, body: Body) -> None:
             offer=offers.income_tax_ways,
         ),
     ],
+    basis=TaxBasis,
 )
-def pay_tax(d: Draft, body: Body) -> None:
+def pay_tax(d: Draft[TaxBasis], body: Body) -> None:
     """Charge income tax (flat or percent of total worth) or luxury tax."""
     player = d.player(body["player"])
     if one_of(body, "tax", ("income", "luxury")) == "luxury":
@@ -186,8 +242,9 @@ def pay_tax(d: Draft, body: Body) -> None:
     refusals=["option_disabled"],
     offered=pot_offered,
     fields=[f.player()],
+    basis=PotBasis,
 )
-def collect_pot(d: Draft, body: Body) -> None:
+def collect_pot(d: Draft[PotBasis], body: Body) -> None:
     """Pay the whole Free Parking pot (or kitty) to the player."""
     player = d.player(body["player"])
     if not pot_offered(d.rs, d.options):

@@ -13,6 +13,7 @@ its log says each rename.
 from __future__ import annotations
 
 import unicodedata
+from typing import TypedDict
 
 from ledger.draft import Body, Draft
 from ledger.errors import InvalidField
@@ -25,12 +26,19 @@ class PlayerRenamed(TransactionRecorded):
     """A player's name corrected by the banker; no money moves."""
 
 
+class RenameBasis(TypedDict):
+    player: str
+    old_name: str
+    new_name: str
+
+
 @transaction(
     "rename_player",
     PlayerRenamed,
     fields=[f.player(), f.text("name", max=MAX_NAME, description="the player's new name")],
+    basis=RenameBasis,
 )
-def rename_player(d: Draft, body: Body) -> None:
+def rename_player(d: Draft[RenameBasis], body: Body) -> None:
     """Give a player the new name, if no other player's name is too like it; no money moves."""
     player = d.player(body["player"])
     name = new_name(body)

@@ -5,6 +5,8 @@ docs/rules.md: "Trades".
 
 from __future__ import annotations
 
+from typing import Any, TypedDict
+
 from ledger.draft import Body, Draft, names, whole
 from ledger.errors import InvalidField, RuleViolation
 from ledger.state import JAIL_DECKS
@@ -18,6 +20,11 @@ MAX_LEGS = 20  # legs of one trade
 
 class TradeMade(TransactionRecorded):
     """An atomic deal between players."""
+
+
+class TradeBasis(TypedDict):
+    legs: list[dict[str, Any]]
+    mortgaged_received: list[dict[str, Any]]
 
 
 @transaction(
@@ -45,8 +52,9 @@ class TradeMade(TransactionRecorded):
             "unmortgage", description="mortgaged deeds lifted at once", offer=offers.mortgaged_deeds
         ),
     ],
+    basis=TradeBasis,
 )
-def make_trade(d: Draft, body: Body) -> None:
+def make_trade(d: Draft[TradeBasis], body: Body) -> None:
     """Move every leg's cash, deeds and jail cards at once; mortgaged deeds cost 10 % more."""
     lift = set(names(body, "unmortgage"))
     received: dict[str, list[str]] = {}

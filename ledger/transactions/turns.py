@@ -7,9 +7,12 @@ could never be upheld or voided.
 
 from __future__ import annotations
 
+from typing import NotRequired, TypedDict
+
 from ledger import rules
 from ledger.draft import Body, Draft, option
 from ledger.errors import DisputesOpen
+from ledger.state import Standing
 from ledger.transactions import form as f
 from ledger.transactions.declare import TransactionRecorded, transaction
 
@@ -22,8 +25,18 @@ class GameFinished(TransactionRecorded):
     """The game ends; the standings are in its basis."""
 
 
-@transaction("turn", TurnStarted, fields=[f.player()])
-def start_turn(d: Draft, body: Body) -> None:
+class TurnBasis(TypedDict):
+    previous: str | None
+    player: str
+
+
+class FinishBasis(TypedDict):
+    scoring: str
+    standings: NotRequired[list[Standing]]
+
+
+@transaction("turn", TurnStarted, fields=[f.player()], basis=TurnBasis)
+def start_turn(d: Draft[TurnBasis], body: Body) -> None:
     """Start the player's turn: rent is charged to them only, builders start afresh."""
     player = d.player(body["player"])
     d.basis = {"previous": d.state["turn"], "player": player}
@@ -44,8 +57,15 @@ def open_disputes(d: Draft) -> list[int]:
     return sorted(e["seq"] for e in d.state["disputes"].values() if e["status"] == "open")
 
 
-@transaction("finish", GameFinished, voidable=False, refusals=["disputes_open"], admin=True)
-def finish_game(d: Draft, body: Body) -> None:
+@transaction(
+    "finish",
+    GameFinished,
+    voidable=False,
+    refusals=["disputes_open"],
+    admin=True,
+    basis=FinishBasis,
+)
+def finish_game(d: Draft[FinishBasis], body: Body) -> None:
     """End the game now and rank the players, once no dispute is open."""
     pending = open_disputes(d)
     if pending:

@@ -6,7 +6,7 @@ labelled here or this fails."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NotRequired, TypedDict, get_origin, get_type_hints
 
 import pytest
 from api_helpers import Table, serving_app
@@ -113,3 +113,35 @@ def test_a_basis_key_is_found_in_a_record_of_a_list() -> None:
     basis = {"legs": [{"from": "p1", "jail_cards": []}], "prices": {"boardwalk": 400}}
 
     assert keys_of(basis, frozenset({"boardwalk"})) == {"legs", "from", "jail_cards", "prices"}
+
+
+def declared_keys(kind: type) -> tuple[set[str], set[str]]:
+    """The keys a basis TypedDict requires, and all it declares."""
+    hints = get_type_hints(kind, include_extras=True)
+    optional = {k for k, hint in hints.items() if get_origin(hint) is NotRequired}
+    return set(hints) - optional, set(hints)
+
+
+def test_every_basis_holds_the_keys_its_type_declares(transactions: list[dict[str, Any]]) -> None:
+    """Each type declares its basis (``transaction(basis=...)``, a TypedDict whose ``Draft``
+    its handler writes, which mypy checks); what the ledger records holds every key the
+    declaration requires and none it does not name."""
+    wrong = []
+    for txn in transactions:
+        declared = REGISTRY[txn["type"]].basis
+        assert declared is not None, txn["type"]
+        required, named = declared_keys(declared)
+        if not required <= set(txn["basis"]) <= named:
+            wrong.append((txn["type"], sorted(txn["basis"]), sorted(required), sorted(named)))
+    assert wrong == []
+
+
+def test_the_check_sees_a_key_left_out_and_a_key_not_declared() -> None:
+    class Paid(TypedDict):
+        amount: int
+        note: NotRequired[str]
+
+    required, named = declared_keys(Paid)
+    assert (required, named) == ({"amount"}, {"amount", "note"})
+    assert not required <= {"note"}  # "amount" left out
+    assert not {"amount", "tip"} <= named  # "tip" not declared
