@@ -543,7 +543,7 @@ function refresh(ctx) {
     do {
       ctx.behind = false;
       ctx.setGame(await ctx.api.game(ctx.id));
-      await loadMoves(ctx); // asked again only when what they depend on changed
+      await loadMoves(ctx); // asked again when the game is at another version
     } while (ctx.behind);
     ctx.freshUntil = Date.now() + 1000;
     ctx.stale = false;

@@ -15,16 +15,19 @@ import {unreachable} from './api.js';
 import {deedPicker} from './views.js';
 import {openDisputes, disputeChoice} from './disputes.js';
 
-/** What the game's moves depend on besides their seq bounds: asked again when it changes. */
+/**
+ * The version of the game a list of moves is of: the server answers `/moves` for the game's
+ * version (its ETag names it, with the token's role), so the moves are asked again whenever
+ * the game is at another version. Nothing is guessed about what they depend on (a guess once
+ * left out the pot, which a pot_collect's offer follows).
+ * @param {{version: string}} game
+ */
 export function movesKey(game) {
-  const active = (game.players || []).filter((p) => !p.bankrupt).map((p) => p.id);
-  const open = (game.ious || []).filter((i) => i.outstanding > 0).map((i) => i.id);
-  // Who holds each deed, whether it is mortgaged, what stands on it: which deeds a move offers.
-  const deeds = Object.entries(game.properties || {}).map(([id, p]) => [id, p.owner, Boolean(p.mortgaged), p.houses, Boolean(p.hotel)]);
-  return JSON.stringify([game.status, active, open, deeds]);
+  return game.version;
 }
 
-/** The game's moves, asked again only when what they depend on changed (or `force`).
+/** The game's moves, asked again when the game's version is not the one they are of (or
+ * `force`).
  * @param {*} ctx
  * @param {{force?: boolean}} [options]
  */
