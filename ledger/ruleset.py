@@ -229,9 +229,12 @@ def _one_deed(item: Any, i: int, max_houses: int) -> Deed | str:
         house_price=house_price if kind in ("street", "plot") else 0,
         hotel_price=hotel_price if kind in ("street", "plot") else 0,
     )
-    # Derived, not given: a rule set's answer shows it, and may be sent back as it is.
+    # Derived, not given: a rule set's answer shows them, and may be sent back as it is.
     if "mortgage_value" in item and not _same_whole(item["mortgage_value"], deed.mortgage_value):
         return f".mortgage_value: half the price ({deed.mortgage_value})"
+    if "buildable" in item and item["buildable"] is not deed.buildable:
+        said = "true" if deed.buildable else "false"
+        return f".buildable: {said} for a {kind} (streets and plots carry buildings)"
     return deed
 
 

@@ -169,11 +169,17 @@ def parameter_view(p: Parameter, classic: RuleSet) -> dict[str, Any]:
 
 
 def ruleset_view(rs: RuleSet) -> dict[str, Any]:
-    """A rule set's document with each deed's slug and mortgage value."""
+    """A rule set's document with each deed's slug, mortgage value and whether it can carry
+    buildings (which a client reads here, never works out)."""
     doc = dict(rs.document)
     doc["options"] = rs.options
     doc["deeds"] = [
-        {**raw, "id": deed.slug, "mortgage_value": deed.mortgage_value}
+        {
+            **raw,
+            "id": deed.slug,
+            "mortgage_value": deed.mortgage_value,
+            "buildable": deed.buildable,
+        }
         for raw, deed in zip(rs.document["deeds"], rs.deeds.values(), strict=True)
     ]
     return doc

@@ -133,6 +133,9 @@ class DeedSchema(DocumentSchema):
         allow_none=True, metadata={"description": "null where the banker enters the price"}
     )
     mortgage_value = fields.Integer(allow_none=True, metadata={"description": "null with price"})
+    buildable = fields.Boolean(
+        metadata={"description": "whether it carries houses and hotels: a street or a plot"}
+    )
     rents = fields.List(fields.Integer())
     house_price = fields.Integer()
     hotel_price = fields.Integer()
@@ -261,6 +264,12 @@ class DeedInputSchema(_Strict):
         metadata={
             "description": "as a rule set's answer shows it: half the price (null with a null "
             "price); any other is refused"
+        },
+    )
+    buildable = fields.Boolean(
+        metadata={
+            "description": "as a rule set's answer shows it: true for a street or a plot, false "
+            "for any other kind; any other is refused"
         },
     )
     rents = fields.List(

@@ -119,3 +119,37 @@ def test_a_mortgage_value_other_than_half_the_price_is_refused(client):
     assert created.json["errors"] == {
         "ruleset_document": ["deeds[27].mortgage_value: half the price (200)"]
     }
+
+
+def test_each_deed_says_whether_it_carries_buildings_and_is_taken_back_as_it_says(client):
+    """A street or a plot carries houses and hotels, a railroad, a utility or a central plot
+    none (docs/rules.md, "Building"); the console reads it here, never works it out."""
+    answer = client.get("/api/v1/rulesets/classic").json
+    by_id = {deed["id"]: deed for deed in answer["deeds"]}
+    assert [
+        by_id[d]["buildable"] for d in ("boardwalk", "reading-railroad", "electric-company")
+    ] == [
+        True,
+        False,
+        False,
+    ]
+    elite = client.get("/api/v1/rulesets/millionaire-elite").json["deeds"]
+    assert {d["kind"] for d in elite if d["buildable"]} == {"plot"}
+    assert {d["kind"] for d in elite if not d["buildable"]} == {"central"}
+
+    answer["deeds"][-1]["buildable"] = False  # Boardwalk, a street
+    created = client.post(
+        "/api/v1/games",
+        json={
+            "name": "Round trip",
+            "ruleset": "mine",
+            "players": ["Ann", "Bob"],
+            "ruleset_document": {**answer, "name": "mine"},
+        },
+    )
+    assert created.status_code == 422
+    assert created.json["errors"] == {
+        "ruleset_document": [
+            "deeds[27].buildable: true for a street (streets and plots carry buildings)"
+        ]
+    }

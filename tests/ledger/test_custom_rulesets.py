@@ -670,6 +670,12 @@ INVALID: list[tuple[str, Callable[[Doc], Any], str]] = [
         lambda d: d["deeds"][0].update(mortgage_value=250),
         "deeds[0].mortgage_value: half the price (300)",
     ),
+    (
+        # Zhitnaya Street is a street: it carries buildings (docs/rules.md, "Building").
+        "a street said to carry no buildings",
+        lambda d: d["deeds"][0].update(buildable=False),
+        "deeds[0].buildable: true for a street (streets and plots carry buildings)",
+    ),
 ]
 
 

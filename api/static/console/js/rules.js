@@ -1,9 +1,8 @@
 // The rule set as the console reads it: the deeds in board order with their names in the
 // page's language, the colour groups, the figures printed on the deeds, the currency. It
-// computes no amount: every amount a screen shows (rent, taxes, mortgages, buildings, what a
-// player could raise) is the server's answer, asked with a dry run (quote.js). (Which deeds
-// can carry buildings it still decides from the rule set itself: issue 32 moves that to the
-// server's /moves.)
+// computes no rule: every amount a screen shows (rent, taxes, mortgages, buildings, what a
+// player could raise) is the server's answer, asked with a dry run (quote.js), and what a deed
+// is (its mortgage value, whether it carries buildings) is the rule set's answer.
 
 import {lang, currencyLabel, t} from './i18n.js';
 
@@ -47,7 +46,8 @@ export class Board {
    * for the language, else the English one, else the first. */
   currency() { return currencyLabel(this.rs.currency); }
   group(id) { return this.groups.get(this.byId.get(id).group); }
-  buildable(deed) { return deed.house_price !== undefined && deed.kind !== 'railroad' && deed.kind !== 'utility' && deed.kind !== 'central'; }
+  /** Whether the deed carries houses and hotels, as the server says it (a rule set's answer). */
+  buildable(deed) { return Boolean(deed.buildable); }
 
   deedsOf(state, owner) {
     return this.deeds.filter((d) => state.properties[d.id] && state.properties[d.id].owner === owner);
