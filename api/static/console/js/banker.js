@@ -3,13 +3,14 @@
 // Routes live in the fragment (#/g/<id>/history), so nothing about a game reaches the server's
 // logs but the API calls themselves.
 
-import {h, replace, modal, field, select, numberInput, toast, scrollToTop} from './dom.js';
+import {h, replace, modal, field, toast, scrollToTop} from './dom.js';
 import {Api, Problem, access, newKey, qrUrl, unreachable} from './api.js';
-import {t, lang, langSwitch, onLangChange, rulesetTitle, setDocumentLang, money, currencyLabel, date, plural} from './i18n.js';
+import {t, langSwitch, onLangChange, rulesetTitle, setDocumentLang, money, date, plural} from './i18n.js';
 import {Board, groupClass} from './rules.js';
 import {quote, netFor} from './quote.js';
 import * as store from './store.js';
-import {GameContext, deedChips, describeTxn, problemView, standingsView, buildingsText, deedPicker, legLine} from './views.js';
+import {GameContext, deedChips, describeTxn, problemView, plainContext, standingsView, buildingsText, legLine} from './views.js';
+import {newGameScreen} from './newgame.js';
 import * as actions from './actions.js';
 import {Intents} from './intents.js';
 import {historyScreen} from './history.js';
@@ -25,7 +26,6 @@ import {turnsCard} from './turns.js';
 import {loadMoves, movesKey} from './moves.js';
 import {themeSwitch} from './theme.js';
 import {keepGameSection, openFileSection} from './files.js';
-import {ownBox, loadParameters} from './ownbox.js';
 import {inPocket, sendToServer} from './transport.js';
 
 const main = document.getElementById('main');
@@ -70,7 +70,11 @@ async function route(link = null) {
   try {
     if (link) return await openLink(link.id, link.token, link.players);
     if (parts[0] === 'open' && parts[1] && parts[2]) return await openLink(parts[1], parts[2], parts.slice(3));
-    if (parts[0] === 'new') return await newGameScreen(stale);
+    if (parts[0] === 'new') {
+      current = null;
+      topbar(null);
+      return await newGameScreen(main, stale);
+    }
     if (parts[0] === 'g' && parts[1]) {
       const ctx = await loadGame(parts[1]);
       if (!ctx || stale()) return undefined;
@@ -87,14 +91,10 @@ async function route(link = null) {
     if (stale()) return undefined;
     topbar(null);
     replace(main, h('section', {class: 'card'}, h('h1', {}, t('something_wrong')),
-      err instanceof Problem ? problemView(current || fakeCtx(), err) : h('p', {}, String(err)),
+      err instanceof Problem ? problemView(current || plainContext(), err) : h('p', {}, String(err)),
       h('p', {}, h('a', {href: '#/'}, t('back_home')))));
     return undefined;
   }
-}
-
-function fakeCtx() {
-  return {name: (x) => x, money: (x) => String(x), api: new Api()};
 }
 
 function topbar(ctx, view) {
@@ -249,192 +249,6 @@ async function openLink(id, token, playerParts) {
 }
 
 // -- a new game ----------------------------------------------------------------------------
-
-async function newGameScreen(stale = () => false) {
-  current = null;
-  topbar(null);
-  const [{items}, parameters] = await Promise.all([new Api().rulesets(), loadParameters(new Api())]);
-  if (stale()) return;
-  for (const rs of items) rulesetCache.set(rs.name, rs);
-  const name = h('input', {type: 'text', name: 'name', required: true,
-    value: `${t('game')} ${date()}`});
-  name.addEventListener('input', () => checkName(name));
-  const rsSelect = select(items.map((r) => [r.name, rulesetTitle(r.name, r.title)]), items[0]?.name, {name: 'ruleset'});
-  const playersBox = h('ol', {class: 'player-inputs'});
-  const optionsBox = h('div', {class: 'options'});
-  const houseRules = h('fieldset', {}, h('legend', {}, t('house_rules')), optionsBox);
-  const dealBox = h('div', {});
-  const deal = new Map(); // seat index -> deed ids dealt at the table, when the banker deals
-  const about = h('p', {class: 'muted small'});
-  const box = ownBox(parameters);
-  const errorBox = h('div', {});
-  const relabel = () => {
-    [...playersBox.querySelectorAll('input')].forEach((i, n) => i.setAttribute('aria-label', t('player_n', {n: n + 1})));
-    drawDeal();
-  };
-  const addPlayer = (value = '') => {
-    const input = h('input', {type: 'text', value, autocomplete: 'off', 'aria-label': t('player_n', {n: playersBox.children.length + 1}), name: 'players'});
-    input.addEventListener('change', () => drawDeal());
-    input.addEventListener('input', () => checkName(input));
-    const li = h('li', {}, input, h('button', {type: 'button', class: 'link', 'aria-label': t('remove_player'),
-      onclick: () => { li.remove(); deal.clear(); relabel(); }}, '×'));
-    playersBox.append(li);
-    return input;
-  };
-  // An option's hint in the page's language; a rule set's own option, with no words of
-  // ours, keeps its document's description in English pages.
-  const hint = (key, opt) => t(`opt_${key}_hint`, {}, '') || (lang() === 'en' ? opt.description : null);
-  const drawOptions = () => {
-    const rs = rulesetCache.get(rsSelect.value);
-    replace(about, `${rulesetTitle(rs.name, rs.title)} · ${t('players_range', {min: rs.players.min, max: rs.players.max})} · ${t('currency')}: ${currencyLabel(rs.currency)}`,
-      rs.parameters.deal_deeds ? ` · ${t('deals_deeds', {n: rs.parameters.deal_deeds, deeds: plural(rs.parameters.deal_deeds, 'cnt_deeds')})}` : '');
-    // A rule set with no house rules (Millionaire Elite) shows no empty box for them.
-    houseRules.hidden = !Object.keys(rs.options || {}).length;
-    replace(optionsBox, Object.entries(rs.options || {}).map(([key, opt]) => {
-      let control;
-      if (opt.type === 'boolean') {
-        control = h('input', {type: 'checkbox', name: key, checked: opt.default});
-        return h('div', {class: 'check'}, control, h('label', {for: control.id = `opt-${key}`}, t(`opt_${key}`, {}, key),
-          hint(key, opt) ? h('small', {class: 'muted block'}, hint(key, opt)) : null));
-      }
-      if (opt.type === 'choice') control = select(opt.choices.map((c) => [c, t(`choice_${c}`, {}, c)]), opt.default, {name: key});
-      else control = numberInput({name: key, value: opt.default, min: 0});
-      return field(t(`opt_${key}`, {}, key), control, hint(key, opt));
-    }));
-  };
-  // Short and timed games start with deeds dealt. The server deals them at random, or the
-  // banker shuffles the box's deeds, deals them at the table and taps here what each one got.
-  const atTable = h('input', {type: 'checkbox', id: 'deal-at-table', name: 'deal_at_table'});
-  const drawDeal = () => {
-    const rs = rulesetCache.get(rsSelect.value);
-    const each = Number(rs.parameters.deal_deeds || 0);
-    if (!each) { replace(dealBox); return; }
-    const seats = [...playersBox.querySelectorAll('input')].map((i, n) => i.value.trim() || t('player_n', {n: n + 1}));
-    const board = new Board(rs);
-    const bankHolds = {owner: 'bank', mortgaged: false, houses: 0, hotel: false};
-    const dealCtx = {
-      board,
-      game: {properties: Object.fromEntries(board.deeds.map((d) => [d.id, bankHolds]))},
-      name: (x) => x,
-      money: (amount) => money(amount, rs.currency),
-      price: (d) => d.price ?? null,
-    };
-    const pickers = h('div', {class: 'deal', hidden: !atTable.checked});
-    seats.forEach((seat, n) => {
-      const mine = deal.get(n) || [];
-      const taken = new Set([...deal].filter(([m]) => m !== n).flatMap(([, ids]) => ids));
-      const count = h('span', {class: 'muted small'}, ` ${mine.length} / ${each}`);
-      pickers.append(h('h3', {class: 'sub'}, seat, count), deedPicker(dealCtx, {
-        multiple: true,
-        selected: mine,
-        label: t('dealt_to', {name: seat}),
-        eligible: (d) => !taken.has(d.id),
-        onChange: (ids) => {
-          deal.set(n, ids);
-          // The other seats lose what this one took (this picker stays, with the focus).
-          const focused = document.activeElement instanceof HTMLElement && document.activeElement.dataset.deed;
-          drawDeal();
-          const again = dealBox.querySelectorAll('.picker')[n];
-          const back = again && focused && again.querySelector(`[data-deed="${CSS.escape(focused)}"]`);
-          if (back) back.focus();
-        },
-      }));
-    });
-    replace(dealBox, h('fieldset', {}, h('legend', {}, t('the_deal_legend', {n: each, deeds: plural(each, 'cnt_deeds')})),
-      h('div', {class: 'check'}, atTable, h('label', {for: atTable.id}, t('deal_at_table'))),
-      h('p', {class: 'muted small'}, t('deal_hint')), pickers));
-  };
-  atTable.addEventListener('change', drawDeal);
-  rsSelect.addEventListener('change', () => { deal.clear(); drawOptions(); drawDeal(); box.draw(rulesetCache.get(rsSelect.value)); });
-  ['Ann', 'Bob', 'Cy'].forEach(() => addPlayer(''));
-  drawOptions();
-  drawDeal();
-  box.draw(rulesetCache.get(rsSelect.value));
-  const create = h('button', {type: 'submit', class: 'primary', dataset: {testid: 'create-game'}}, t('create_game'));
-  const form = h('form', {class: 'card', novalidate: true, onsubmit: async (ev) => {
-    ev.preventDefault();
-    replace(errorBox);
-    const tooLong = [name, ...playersBox.querySelectorAll('input')].filter((i) => !checkName(i));
-    if (tooLong.length) {
-      replace(errorBox, h('p', {class: 'problem', role: 'alert'}, t('names_fix')));
-      tooLong[0].focus();
-      return;
-    }
-    const rs = rulesetCache.get(rsSelect.value);
-    const players = [...playersBox.querySelectorAll('input')].map((i) => i.value.trim()).filter(Boolean);
-    if (players.length < rs.players.min || players.length > rs.players.max) {
-      replace(errorBox, h('p', {class: 'problem', role: 'alert'}, t('players_range', {min: rs.players.min, max: rs.players.max})));
-      return;
-    }
-    const options = {};
-    for (const [key, opt] of Object.entries(rs.options || {})) {
-      const el = optionsBox.querySelector(`[name="${key}"]`);
-      const numeric = opt.type === 'amount' || opt.type === 'minutes';
-      if (numeric && el.value.trim() === '') continue; // left empty: the rule set's default (none)
-      const value = opt.type === 'boolean' ? el.checked : numeric ? Number(el.value) : el.value;
-      if (value !== opt.default) options[key] = value;
-    }
-    const body = {name: name.value.trim() || t('game'), ruleset: rs.name, players, options};
-    const own = box.toSend(rs);
-    if (own) Object.assign(body, {ruleset: own.name, ruleset_document: own});
-    if (rs.parameters.deal_deeds && atTable.checked) {
-      // Seats left empty are not players: the deal follows the names given, in order.
-      const seats = [...playersBox.querySelectorAll('input')].map((i, n) => [i.value.trim(), deal.get(n) || []]).filter(([nm]) => nm);
-      body.dealt = Object.fromEntries(seats.map(([, ids], n) => [`p${n + 1}`, ids]));
-    }
-    create.disabled = true;
-    try {
-      const created = await new Api().createGame(body, newKey());
-      store.save({id: created.id, name: created.name, ruleset: created.ruleset, banker: created.banker_token,
-        tokens: created.tokens, created: created.created});
-      location.hash = `#/g/${created.id}/players`;
-    } catch (err) {
-      // A refused figure of the banker's own box is said beside its field.
-      const beside = own && err instanceof Problem && box.showRefusal(err);
-      replace(errorBox, beside ? h('p', {class: 'problem', role: 'alert'}, t('box_fix')) : problemView(fakeCtx(), err));
-      create.disabled = false;
-    }
-  }},
-  h('h1', {}, t('new_game')),
-  field(t('game_name'), name),
-  field(t('ruleset'), rsSelect), about, box.section,
-  h('fieldset', {}, h('legend', {}, t('players_in_order')), playersBox,
-    h('button', {type: 'button', class: 'secondary', onclick: () => addPlayer('').focus()}, t('add_player'))),
-  houseRules,
-  dealBox,
-  errorBox,
-  h('div', {class: 'actions'}, create));
-  replace(main, form);
-  playersBox.querySelector('input').focus();
-}
-
-// A game's or a player's name is 1 to 40 characters on the server (docs/api.md), counted as it
-// counts them: NFC, trimmed, by code point. A longer one is refused here, with a message under
-// the field, and never cut short behind the banker's back (as a maxlength cuts a pasted name).
-const NAME_MAX = 40;
-let nameNotes = 0;
-
-/** Whether the input's name fits; if not, it is marked and a message under it says so. */
-function checkName(input) {
-  const n = [...input.value.normalize('NFC').trim()].length;
-  const box = input.parentElement;
-  let note = box && box.querySelector(':scope > .field-error');
-  if (n <= NAME_MAX) {
-    if (note) note.remove();
-    input.removeAttribute('aria-invalid');
-    input.removeAttribute('aria-errormessage');
-    return true;
-  }
-  if (!note) {
-    nameNotes += 1;
-    note = h('p', {class: 'field-error', id: `name-note-${nameNotes}`, 'aria-live': 'polite', dataset: {testid: 'name-too-long'}});
-    box.append(note);
-  }
-  note.textContent = t('name_too_long', {max: NAME_MAX, n});
-  input.setAttribute('aria-invalid', 'true');
-  input.setAttribute('aria-errormessage', note.id);
-  return false;
-}
 
 // -- one game ------------------------------------------------------------------------------
 

@@ -4,6 +4,7 @@
 import {h, replace, fmtTime} from './dom.js';
 import {t, money, typeLabel, locale, number, plural} from './i18n.js';
 import {groupClass} from './rules.js';
+import {Api} from './api.js';
 
 /** Everything a screen needs about one game: the API, the board, the state, names. */
 export class GameContext {
@@ -429,6 +430,12 @@ function refusalText(ctx, code, params) {
     if (text) return text;
   }
   return null;
+}
+
+/** A context for views drawn outside any game (a refusal on the start or new-game screen):
+ * names and amounts as they come, the server without a token. */
+export function plainContext() {
+  return {name: (x) => x, money: (x) => String(x), api: new Api()};
 }
 
 /**
