@@ -30,7 +30,7 @@ import segno
 from flask import Blueprint, Response, abort, current_app, jsonify, request, send_from_directory
 from marshmallow import RAISE, Schema, ValidationError, validate
 
-from api.errors import field_errors, problem
+from api.errors import invalid_problem
 from schemas.fields import Name, Text
 
 STATIC = "static/console"
@@ -174,13 +174,7 @@ def players_manifest(game: str) -> Response:
     try:
         query: dict[str, Any] = GameManifestQuerySchema().load(request.args.to_dict())
     except ValidationError as error:
-        errors = field_errors(error.messages)
-        return problem(
-            422,
-            "validation_error",
-            "The request is not valid: " + "; ".join(sorted(errors)) + ".",
-            errors=errors,
-        )
+        return invalid_problem(error.messages)
     manifest = json.loads(Path(str(console_blp.static_folder), MANIFEST).read_text("utf-8"))
     page = f"/play/{game}"
     manifest.update(id=page, start_url=page, scope=page)
@@ -199,13 +193,7 @@ def qr_code() -> Response:
     try:
         body: dict[str, Any] = QrRequestSchema().load(request.get_json(silent=True) or {})
     except ValidationError as error:
-        errors = field_errors(error.messages)
-        return problem(
-            422,
-            "validation_error",
-            "The request is not valid: " + "; ".join(sorted(errors)) + ".",
-            errors=errors,
-        )
+        return invalid_problem(error.messages)
     return Response(
         qr_svg(body["text"]),
         mimetype="image/svg+xml",

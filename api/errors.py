@@ -148,13 +148,7 @@ def http_problem(error: HTTPException) -> Response:
     """An HTTP error: a routing miss, a body too large, or input webargs refused."""
     data = getattr(error, "data", None) or {}
     if "messages" in data:
-        errors = field_errors(data["messages"])
-        return problem(
-            422,
-            "validation_error",
-            "The request is not valid: " + "; ".join(sorted(errors)) + ".",
-            errors=errors,
-        )
+        return invalid_problem(data["messages"])
     status = error.code or 500
     code = (
         getattr(error, "problem_code", None)
@@ -164,6 +158,17 @@ def http_problem(error: HTTPException) -> Response:
     # Keep the headers the status needs (Allow on 405), not the HTML content type.
     headers = {k: v for k, v in error.get_headers() if k.lower() != "content-type"}
     return problem(status, code, error.description or "", headers=headers)
+
+
+def invalid_problem(messages: Any) -> Response:
+    """422 ``validation_error``: input a schema refused, its messages by dotted field."""
+    errors = field_errors(messages)
+    return problem(
+        422,
+        "validation_error",
+        "The request is not valid: " + "; ".join(sorted(errors)) + ".",
+        errors=errors,
+    )
 
 
 def invalid_body(messages: dict[str, Any]) -> HTTPException:
