@@ -100,12 +100,9 @@ def test_a_timed_rule_set_taken_back_plays_as_the_timed_game(client):
     assert elapsed(game["created"], game["ends_at"]) == timedelta(minutes=60)
 
 
-def test_a_mortgage_value_other_than_half_the_price_is_refused(client):
-    answer = client.get("/api/v1/rulesets/classic").json
-    # Boardwalk, the last deed: price 400, mortgage value 200 (docs/rules.md).
-    answer["deeds"][-1]["mortgage_value"] = 150
-
-    created = client.post(
+def created_with(client, answer):
+    """A game created with a rule set's answer, named "mine", as its ``ruleset_document``."""
+    return client.post(
         "/api/v1/games",
         json={
             "name": "Round trip",
@@ -114,6 +111,14 @@ def test_a_mortgage_value_other_than_half_the_price_is_refused(client):
             "ruleset_document": {**answer, "name": "mine"},
         },
     )
+
+
+def test_a_mortgage_value_other_than_half_the_price_is_refused(client):
+    answer = client.get("/api/v1/rulesets/classic").json
+    # Boardwalk, the last deed: price 400, mortgage value 200 (docs/rules.md).
+    answer["deeds"][-1]["mortgage_value"] = 150
+
+    created = created_with(client, answer)
 
     assert created.status_code == 422
     assert created.json["errors"] == {
@@ -138,15 +143,7 @@ def test_each_deed_says_whether_it_carries_buildings_and_is_taken_back_as_it_say
     assert {d["kind"] for d in elite if not d["buildable"]} == {"central"}
 
     answer["deeds"][-1]["buildable"] = False  # Boardwalk, a street
-    created = client.post(
-        "/api/v1/games",
-        json={
-            "name": "Round trip",
-            "ruleset": "mine",
-            "players": ["Ann", "Bob"],
-            "ruleset_document": {**answer, "name": "mine"},
-        },
-    )
+    created = created_with(client, answer)
     assert created.status_code == 422
     assert created.json["errors"] == {
         "ruleset_document": [
