@@ -109,13 +109,15 @@ check: $(BIN)/python
 	$(MAKE) --no-print-directory check-console
 
 # The console's JavaScript type-checked by TypeScript from its JSDoc (checkJs; no build step for
-# the console): tools/console-check pins TypeScript, installed there by npm ci (from the registry
-# or npm's cache) when its lock is newer than what is installed. Needs Node.js and npm.
+# the console), and its functions over 60 lines held to docs/architecture.md's list of them:
+# tools/console-check pins TypeScript, installed there by npm ci (from the registry or npm's
+# cache) when its lock is newer than what is installed. Needs Node.js and npm.
 CONSOLE_CHECK := tools/console-check
 check-console:
 	@cd $(CONSOLE_CHECK) && { [ node_modules/.package-lock.json -nt package-lock.json ] || \
 		npm ci --ignore-scripts --no-audit --no-fund --silent; }
 	node $(CONSOLE_CHECK)/node_modules/typescript/bin/tsc -p $(CONSOLE_CHECK)
+	node $(CONSOLE_CHECK)/long-functions.mjs
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info .pytest_cache .mypy_cache .ruff_cache
