@@ -2,7 +2,11 @@
 it builds its forms from ``GET .../moves`` (moves.js). Its scripts, dictionaries aside, name no
 variant, no card effect and no deck, and hold no table of transaction types (a list of three or
 more, as the old lists of the types that cannot be voided were). A dialog may still name the
-type it records, and the disputes' screen the two types it draws."""
+type it records, and the disputes' screen the two types it draws.
+
+Nor does it write a request by hand (issue 32): every move's body comes from its declaration
+through one builder (moves.js ``bodyOf``, ``moveBody``), which refuses a field the declaration
+does not have."""
 
 from __future__ import annotations
 
@@ -25,6 +29,10 @@ STRING = re.compile(r"""(['"`])([a-z_-]+)\1""")
 # the rules.
 LOOKUP = re.compile(r"\bt\('[^']*'|testid: '[^']*'")
 TYPES = RECORDABLE | SETUP_TYPES
+# An object literal opening with a type, as a request written by hand would: {type: 'salary', ...}.
+REQUEST = re.compile(r"""\{\s*type:\s*(['"`])([a-z_]+)\1""")
+# A query of the history by type (GET .../transactions?type=turn): not a request to record.
+QUERY = re.compile(r"\.transactions\([^()]*\)")
 
 
 def choices(field_name: str) -> set[str]:
@@ -67,6 +75,16 @@ def test_no_script_holds_a_table_of_types(script: Path) -> None:
     assert type_lists(script.read_text(encoding="utf-8")) == []
 
 
+def requests_by_hand(text: str) -> list[str]:
+    """The types of the requests written out as object literals."""
+    return [kind for _, kind in REQUEST.findall(QUERY.sub("", text)) if kind in TYPES]
+
+
+@pytest.mark.parametrize("script", SCRIPTS, ids=lambda p: p.name)
+def test_no_script_writes_a_request_by_hand(script: Path) -> None:
+    assert requests_by_hand(script.read_text(encoding="utf-8")) == []
+
+
 def test_the_checks_find_what_they_look_for() -> None:
     # The old console's list of the types that cannot be voided, its card effects and decks,
     # and its test of the variant.
@@ -85,3 +103,11 @@ def test_the_checks_find_what_they_look_for() -> None:
         "collect", "pay", "repairs", "chance", "community_chest"
     }  # fmt: skip
     assert len(type_lists(old)) == 2
+    # Stop 42's jail dialog and salary button, and a query of the turns (not a request).
+    by_hand = (
+        "row.append(form.button(t('go_to_jail'), () => ({type: 'go_to_jail', player})));\n"
+        "const salary = {type: `salary`, player: p.id};\n"
+        "const turns = await ctx.api.transactions(ctx.id, {type: 'turn'});\n"
+        "h('input', {type: 'text', name: 'memo'});\n"
+    )
+    assert requests_by_hand(by_hand) == ["go_to_jail", "salary"]

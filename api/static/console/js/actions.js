@@ -10,7 +10,7 @@ import {deedPicker, problemView, liquidationView, buildingsText, tileLine, stand
 import {groupClass} from './rules.js';
 import {quote, quoteBox, quoteLabel, netFor, signed} from './quote.js';
 import {unreachable} from './api.js';
-import {moveDialog, movesList, choiceLabel, askedIn, refusalKey} from './moves.js';
+import {moveDialog, moveBody, movesList, choiceLabel, askedIn, refusalKey} from './moves.js';
 
 // How long the buttons of a dialog drawn again after a step take no tap: longer than the
 // gap of a double tap.
@@ -319,22 +319,23 @@ export function mortgageDialog(ctx, player, {pending = null} = {}) {
       const prop = ctx.game.properties[d.id];
       const row = h('li', {class: `deed-row ${groupClass(ctx.board, d.group)}`, dataset: {deed: d.id}},
         h('span', {class: 'swatch', 'aria-hidden': 'true'}), h('span', {class: 'grow'}, d.name, h('small', {class: 'muted'}, ` ${tileLine(ctx, d, prop)}`)));
-      const refused = (btn) => (problem) => btn.replaceWith(refusedNote(ctx, problem));
+      // A move the game offers now, its button showing what it would bring (or why not).
+      const quoted = (label, payload) => {
+        if (!payload) return null;
+        const btn = form.button(label, () => payload, {cls: 'secondary'});
+        return quoteLabel(ctx, btn, label, payload, player, {onRefused: (problem) => btn.replaceWith(refusedNote(ctx, problem))});
+      };
       if (prop.mortgaged) {
-        const payload = {type: 'unmortgage', property: d.id};
-        const btn = form.button(t('unmortgage'), () => payload, {cls: 'secondary'});
-        row.append(quoteLabel(ctx, btn, t('unmortgage'), payload, player, {onRefused: refused(btn)}));
+        append(row, [quoted(t('unmortgage'), moveBody(ctx, 'unmortgage', {property: d.id}))]);
       } else if (ctx.price(d) === null) {
         // No printed price (a Millionaire Elite plot): the banker enters it with the mortgage.
         const price = numberInput({name: 'price', min: 1, 'aria-label': t('price')});
         row.append(price, form.button(t('mortgage'), () => {
           const p = amountOf(price, form.errorBox);
-          return p === undefined ? undefined : {type: 'mortgage', property: d.id, price: p};
+          return p === undefined ? undefined : moveBody(ctx, 'mortgage', {property: d.id, price: p});
         }, {cls: 'secondary'}));
       } else {
-        const payload = {type: 'mortgage', property: d.id};
-        const btn = form.button(t('mortgage'), () => payload, {cls: 'secondary'});
-        row.append(quoteLabel(ctx, btn, t('mortgage'), payload, player, {onRefused: refused(btn)}));
+        append(row, [quoted(t('mortgage'), moveBody(ctx, 'mortgage', {property: d.id}))]);
       }
       list.append(row);
     }
@@ -491,11 +492,11 @@ export function buildDialog(ctx, player, {pending = null} = {}) {
       for (const m of moves.build) {
         offer(buildRow, t(BUILD_LABELS[m.kind], {deed: m.deed && m.deed.name, deeds: m.names}), () => {
           const orders = withPrice(m.orders);
-          return orders && {type: 'build', orders};
+          return orders && moveBody(ctx, 'build', {orders});
         });
       }
       for (const m of moves.sell) {
-        const payload = {type: 'sell_buildings', orders: m.orders};
+        const payload = moveBody(ctx, 'sell_buildings', {orders: m.orders});
         offer(sellRow, t(SELL_LABELS[m.kind], {deed: m.deed && m.deed.name}), () => payload);
       }
       const buildHead = h('h4', {}, t('build'));
@@ -559,8 +560,7 @@ export function taxDialog(ctx, player) {
       replace(slot, tax.choices.map((kind) => {
         // A tax paid in one of several ways offers each (the `choice` that applies to it).
         const split = ways && ways.when.tax.includes(kind);
-        const choices = split ? ways.choices.map((way) => [way, {type: 'tax', player: pid, tax: kind, choice: way}])
-          : [[null, {type: 'tax', player: pid, tax: kind}]];
+        const choices = (split ? ways.choices : [null]).map((way) => [way, moveBody(ctx, 'tax', {player: pid, tax: kind, choice: way})]);
         return h('section', {class: 'tax'}, h('h3', {}, choiceLabel(ctx, tax, kind)),
           split ? h('p', {class: 'small'}, t('tax_cash', {cash: ctx.money(ctx.game.balances[pid])})) : null,
           h('div', {class: 'choice-row'}, choices.map(([way, payload]) => quotedChoice(ctx, form, payload, pid,
@@ -604,21 +604,22 @@ export function jailDialog(ctx, player) {
   txnDialog(ctx, `${t('a_jail')}: ${p.name}`, (body, form) => {
     body.append(h('p', {}, p.in_jail ? t('is_in_jail', {name: p.name}) : t('not_in_jail', {name: p.name})));
     const row = h('div', {class: 'moves'});
-    if (!p.in_jail && ctx.can('go_to_jail')) row.append(form.button(t('go_to_jail'), () => ({type: 'go_to_jail', player})));
+    const jail = (type, values = {}) => moveBody(ctx, type, {player, ...values});
+    if (!p.in_jail && ctx.can('go_to_jail')) row.append(form.button(t('go_to_jail'), () => jail('go_to_jail')));
     // The ways out of jail are offered to a player the server holds in jail, and only where
     // its moves name him (the fine is what leaves jail: docs/rules.md, "Jail fine"); a
     // player who is not in jail was offered a fine that took 50 for nothing.
     const out = (type) => p.in_jail && ctx.choices(type, 'player').includes(player);
-    const fine = {type: 'jail_fine', player};
-    if (out('jail_fine')) row.append(quoteLabel(ctx, form.button(t('pay_fine'), () => fine, {cls: 'secondary'}), t('pay_fine'), fine, player));
-    if (out('leave_jail')) row.append(form.button(t('leave_jail_doubles'), () => ({type: 'leave_jail', player}), {cls: 'secondary'}));
+    const fine = jail('jail_fine');
+    if (out('jail_fine') && fine) row.append(quoteLabel(ctx, form.button(t('pay_fine'), () => fine, {cls: 'secondary'}), t('pay_fine'), fine, player));
+    if (out('leave_jail')) row.append(form.button(t('leave_jail_doubles'), () => jail('leave_jail'), {cls: 'secondary'}));
     const decks = ctx.move('jail_card')?.fields.find((f) => f.name === 'deck')?.choices || [];
     for (const deck of decks) {
       const holder = (ctx.game.jail_cards || {})[deck];
       if (holder === player && out('jail_card')) {
-        row.append(form.button(t('use_card', {deck: t(`deck_${deck}`)}), () => ({type: 'jail_card', player, action: 'use', deck}), {cls: 'secondary'}));
+        row.append(form.button(t('use_card', {deck: t(`deck_${deck}`)}), () => jail('jail_card', {action: 'use', deck}), {cls: 'secondary'}));
       } else if (holder === 'deck') {
-        row.append(form.button(t('draw_card', {deck: t(`deck_${deck}`)}), () => ({type: 'jail_card', player, action: 'draw', deck}), {cls: 'secondary'}));
+        row.append(form.button(t('draw_card', {deck: t(`deck_${deck}`)}), () => jail('jail_card', {action: 'draw', deck}), {cls: 'secondary'}));
       }
     }
     body.append(row, form.memoField());
@@ -648,9 +649,7 @@ export function tradeDialog(ctx, player) {
         if (b.cash || b.properties || b.jail_cards) out.push(b);
       }
       if (!out.length) return null;
-      const request = {type: 'trade', legs: out};
-      if (lifted.size) request.unmortgage = [...lifted];
-      return request;
+      return moveBody(ctx, 'trade', {legs: out, unmortgage: lifted.size ? [...lifted] : null});
     };
     const view = quoteBox(ctx, payload, {testid: 'trade-quote'});
 
@@ -788,7 +787,7 @@ export function tradeDialog(ctx, player) {
 export function iouDialog(ctx, player) {
   const mine = (ctx.game.ious || []).filter((i) => i.outstanding > 0 && (i.debtor === player || i.holder === player));
   const cash = h('input', {type: 'checkbox', id: nextId('iou-cash'), dataset: {testid: 'iou-cash'}});
-  const lent = (iou) => ({type: 'payment', from: iou.creditor, to: iou.debtor, amount: iou.amount});
+  const lent = (iou) => moveBody(ctx, 'payment', {from: iou.creditor, to: iou.debtor, amount: iou.amount});
   let iouNext = null; // the IOU to record once its cash is recorded
   moveDialog(ctx, txnDialog, 'iou', {debtor: player, creditor: ctx.activePlayers().find((p) => p.id !== player)?.id},
     {title: t('a_iou'), testid: 'iou-quote', record: t('issue_iou'), intro: () => [h('p', {class: 'muted small'}, t('iou_hint'))],
@@ -838,9 +837,9 @@ export function iouList(ctx, ious, form) {
       h('div', {class: 'moves'},
         repay, form.button(t('repay'), () => {
           const a = amountOf(repay, form.errorBox);
-          return a === undefined ? undefined : {type: 'iou_repay', iou: iou.id, amount: a};
+          return a === undefined ? undefined : moveBody(ctx, 'iou_repay', {iou: iou.id, amount: a});
         }, {cls: 'secondary'}),
-        to, to ? form.button(t('pass_on'), () => ({type: 'iou_transfer', iou: iou.id, to: to.value}), {cls: 'secondary'}) : null,
+        to, to ? form.button(t('pass_on'), () => moveBody(ctx, 'iou_transfer', {iou: iou.id, to: to.value}), {cls: 'secondary'}) : null,
         // Forgiving what is still owed, with what it would do shown first (its own form).
         h('button', {type: 'button', class: 'secondary', onclick: () => {
           form.dialog.close();
@@ -877,13 +876,9 @@ export function bankruptcyDialog(ctx, debtorId, {creditor: creditorPreset = 'ban
     const liftBox = h('div', {});
     const lifted = new Set();
     const payload = () => {
-      const out = {type: 'bankruptcy', debtor: debtorId, creditor: creditor.value};
-      if (owed.value.trim()) {
-        if (typed(owed) === null) return null;
-        out.owed = typed(owed);
-      }
-      if (lifted.size && ctx.byId.has(creditor.value)) out.unmortgage = [...lifted];
-      return out;
+      if (owed.value.trim() && typed(owed) === null) return null;
+      return moveBody(ctx, 'bankruptcy', {debtor: debtorId, creditor: creditor.value, owed: typed(owed),
+        unmortgage: lifted.size && ctx.byId.has(creditor.value) ? [...lifted] : null});
     };
     const verdict = quoteBox(ctx, payload, {testid: 'bankruptcy-quote'});
     const update = () => {
@@ -931,7 +926,7 @@ export function sharePriceDialog(ctx) {
     const steps = Array.from({length: points.max - points.min + 1}, (_, i) => points.min + i);
     for (const direction of ctx.choices('share_price', 'direction')) {
       body.append(h('h3', {class: 'sub'}, t(`price_${direction}`)), h('div', {class: 'moves price-steps'}, steps.map((points) => {
-        const payload = {type: 'share_price', direction, points};
+        const payload = moveBody(ctx, 'share_price', {direction, points});
         const label = `${direction === 'up' ? '▲' : '▼'} ${points}`;
         const btn = form.button(label, () => payload, {cls: 'secondary'});
         // The price it leads to is the server's (its step, its floor).
@@ -960,14 +955,16 @@ export function insuranceDialog(ctx, player) {
   txnDialog(ctx, t('a_insurance'), (body, form) => {
     const held = ctx.policies(player);
     body.append(h('p', {}, `${t('policies_held')}: ${held.length ? held.map((x) => t(`policy_${x}`)).join(', ') : '—'}`));
-    const move = (label, payload) => quoteLabel(ctx, form.button(label, () => payload, {cls: 'secondary'}), label, payload, player);
+    const move = (label, action, policy) => {
+      const payload = moveBody(ctx, 'insurance', {player, action, policy});
+      return payload && quoteLabel(ctx, form.button(label, () => payload, {cls: 'secondary'}), label, payload, player);
+    };
     for (const policy of policies) {
       const row = h('div', {class: `moves policy policy-${policy}`}, h('span', {class: 'grow'}, t(`policy_${policy}`)));
       if (held.includes(policy)) {
-        row.append(move(t('use_policy'), {type: 'insurance', player, action: 'use', policy}),
-          move(t('return_policy'), {type: 'insurance', player, action: 'return', policy}));
+        append(row, [move(t('use_policy'), 'use', policy), move(t('return_policy'), 'return', policy)]);
       } else {
-        row.append(move(t('buy_policy'), {type: 'insurance', player, action: 'buy', policy}));
+        append(row, [move(t('buy_policy'), 'buy', policy)]);
       }
       body.append(row);
     }
@@ -1061,7 +1058,11 @@ export function actionSheet(ctx, player) {
   const p = ctx.byId.get(player);
   modal(p.name, (body, dialog) => {
     const open = (fn) => () => { dialog.close(); fn(ctx, player); };
-    const now = (label, payload) => ctx.quickButton(label, payload, {after: () => dialog.close()});
+    // A one-tap move, where the game records it now.
+    const now = (label, type) => {
+      const payload = moveBody(ctx, type, {player});
+      return payload && ctx.quickButton(label, payload, {after: () => dialog.close()});
+    };
     // Each tile is there when the game records one of its moves now (the server's list).
     const tile = (types, label, run) => ([].concat(types).some((type) => ctx.can(type)) ? [[label, run]] : []);
     // Building and mortgages where the moves offer a deed of this player's: no "Build / sell"
@@ -1091,9 +1092,8 @@ export function actionSheet(ctx, player) {
     const income = ctx.board.params.share_income_percent !== undefined;
     body.append(h('div', {class: 'sheet'},
       tiles.map(([label, run]) => h('button', {type: 'button', class: 'sheet-btn', onclick: run}, label)),
-      now(income ? t('income') : t('salary'), {type: 'salary', player}),
-      ctx.can('tax_exemption') ? now(t('a_tax_exemption'), {type: 'tax_exemption', player}) : null,
-      (ctx.game.balances.pot || 0) > 0 ? now(`${t('collect_pot')} ${ctx.money(ctx.game.balances.pot)}`, {type: 'pot_collect', player}) : null));
+      now(income ? t('income') : t('salary'), 'salary'), now(t('a_tax_exemption'), 'tax_exemption'),
+      (ctx.game.balances.pot || 0) > 0 ? now(`${t('collect_pot')} ${ctx.money(ctx.game.balances.pot)}`, 'pot_collect') : null));
   }, {wide: true});
 }
 

@@ -24,7 +24,7 @@ import {connection, showBanner, drawBanner, registerWorker} from './offline.js';
 import {Outbox, keepDrawn, waitingMoves, discardOutbox} from './outbox.js';
 import {countdown} from './clock.js';
 import {turnsCard} from './turns.js';
-import {loadMoves, movesKey} from './moves.js';
+import {loadMoves, movesKey, moveBody} from './moves.js';
 import {themeSwitch} from './theme.js';
 import {openFileSection} from './files.js';
 import {inPocket} from './transport.js';
@@ -545,7 +545,7 @@ async function recorded(ctx, txn) {
     move: !txn.replayed, // a newer move: the older toasts' Undo goes
     action: undoable ? {label: t('undo'), undo: true, run: async () => {
       try {
-        await ctx.api.record(ctx.id, {type: 'void', seq: txn.seq, reason: t('undo_reason')}, newKey());
+        await ctx.api.record(ctx.id, moveBody(ctx, 'void', {seq: txn.seq, reason: t('undo_reason')}), newKey());
         ctx.intents.voided(txn.seq);
         toast(t('undone', {seq: txn.seq}), {move: true});
       } catch (err) {
@@ -694,9 +694,9 @@ async function tableScreen(ctx, {asOf = null, stale = () => false} = {}) {
         : t('is_owed', {name: view.name(i.debtor), amount: view.money(i.outstanding)}))).join(' · ')) : null,
       deedChips(view, p.id));
     if (!readOnly && view.seated(p.id)) {
-      const salary = {type: 'salary', player: p.id};
+      const salary = moveBody(ctx, 'salary', {player: p.id});
       card.append(h('div', {class: 'quick-row'},
-        quickButton(ctx, salaryLabel(view, salary), salary, {testid: `salary-${p.id}`}),
+        salary ? quickButton(ctx, salaryLabel(view, salary), salary, {testid: `salary-${p.id}`}) : null,
         h('button', {type: 'button', class: 'quick', onclick: fresh(() => actions.rentDialog(ctx, p.id))}, t('a_rent')),
         h('button', {type: 'button', class: 'quick', onclick: fresh(() => actions.buyDialog(ctx, p.id))}, t('a_buy')),
         h('button', {type: 'button', class: 'quick', onclick: fresh(() => actions.payDialog(ctx, p.id))}, t('a_pay')),

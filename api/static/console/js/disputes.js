@@ -11,6 +11,7 @@ import {describeTxn, problemView} from './views.js';
 import {txnDialog, askAgain, voidDialog, recordOnce} from './actions.js';
 import {quote, quoteBox} from './quote.js';
 import {unreachable} from './api.js';
+import {moveBody} from './moves.js';
 
 // An open dispute waits for the banker; a closed one is just where it ended.
 const STATUS_BADGE = {open: 'warn'};
@@ -159,7 +160,7 @@ export function voidDisputedDialog(ctx, d) {
     // The reason comes filled in with the player's own, for the banker to keep or change.
     const reason = h('input', {type: 'text', name: 'reason', maxlength: 500, required: true, autocomplete: 'off', value: d.reason});
     // One body for the quote and the record; the quote's, before a reason is typed, a draft's.
-    const voiding = (text) => ({type: 'void', seq: d.about, reason: text, dispute: d.seq});
+    const voiding = (text) => moveBody(ctx, 'void', {seq: d.about, reason: text, dispute: d.seq});
     // Refused (a later transaction depends on it), the button is shut: the quote says what to
     // void first, each with its own Void, and asks again after each.
     let send = null;
@@ -190,7 +191,7 @@ export function voidFirstView(ctx, params, again) {
   const section = h('div', {class: 'void-first-way'}, h('p', {class: 'small'}, t('vf_intro', {seq: target})), list);
   const voidOf = (seq) => {
     const open = openDisputeAbout(ctx, seq);
-    return {type: 'void', seq, reason: t('vf_reason', {seq: target}), ...(open ? {dispute: open.seq} : {})};
+    return moveBody(ctx, 'void', {seq, reason: t('vf_reason', {seq: target}), dispute: open ? open.seq : null});
   };
   (async () => {
     const chain = [later];
@@ -237,7 +238,7 @@ export function upholdDialog(ctx, d) {
       field(t('dp_note'), note),
       h('div', {class: 'actions'}, form.button(t('dp_uphold_send'), () => {
         const text = sentence(note, form, t('dp_note_required'));
-        return text === undefined ? undefined : {type: 'dispute_resolve', dispute: d.seq, note: text};
+        return text === undefined ? undefined : moveBody(ctx, 'dispute_resolve', {dispute: d.seq, note: text});
       }, {testid: 'dispute-uphold-send'})));
   });
 }
@@ -354,7 +355,11 @@ function disputeDialog(ctx, txn, {intents, after}) {
         reason.focus();
         return;
       }
-      const payload = {type: 'dispute', seq: txn.seq, reason: text};
+      const payload = moveBody(ctx, 'dispute', {seq: txn.seq, reason: text});
+      if (!payload) { // not among the moves the server listed last
+        replace(errorBox, h('p', {class: 'problem', role: 'alert'}, t('move_unavailable')));
+        return;
+      }
       if (intents.state(payload).state === 'sending') return;
       const now = intents.state(payload);
       if (now.state === 'done') {

@@ -55,6 +55,56 @@ export function choiceLabel(ctx, f, value) {
   return t(`mc_${f.name}_${value}`, {}, t(`${f.name}_${value}`, {}, value.replaceAll('_', ' ')));
 }
 
+/**
+ * A move's request from the game's declaration of its type (GET /moves): the one builder of
+ * every request the console quotes or records, a form's, a dialog's and a one-tap button's
+ * alike. `values` holds the fields by name: a name the declaration does not have (or a list's
+ * part it does not have: a trade leg's, a build order's) is the console's mistake and throws,
+ * as the server would refuse it; a field that applies only beside other values (`when`) is
+ * left out where it does not apply, and so is an empty one (null, undefined). Null when a field
+ * the move must have is empty.
+ * @param {{type: string, fields: Array<any>}} move
+ * @param {Record<string, any>} values
+ * @returns {Record<string, any> | null}
+ */
+export function bodyOf(move, values) {
+  const declared = new Map(move.fields.map((f) => [f.name, f]));
+  for (const [name, value] of Object.entries(values)) {
+    const f = declared.get(name);
+    if (!f) throw new Error(`The move ${move.type} has no field ${name}`);
+    if (f.kind !== 'list' || !Array.isArray(value) || !f.fields) continue;
+    const parts = new Set(f.fields.map((/** @type {{name: string}} */ p) => p.name));
+    for (const key of value.flatMap((item) => Object.keys(item))) {
+      if (!parts.has(key)) throw new Error(`The ${name} of the move ${move.type} have no field ${key}`);
+    }
+  }
+  const applies = (f) => !f.when || Object.entries(f.when).every(([other, allowed]) => allowed.includes(values[other]));
+  /** @type {Record<string, any>} */
+  const out = {type: move.type};
+  for (const f of move.fields) {
+    const value = values[f.name];
+    if (!applies(f)) continue;
+    if (value === undefined || value === null) {
+      if (f.required) return null;
+    } else {
+      out[f.name] = value;
+    }
+  }
+  return out;
+}
+
+/**
+ * The request of a move of `type` with `values` (bodyOf), or null when the game does not record
+ * that type now (its moves as last asked): a move not offered is not quoted, nor sent.
+ * @param {*} ctx
+ * @param {string} type
+ * @param {Record<string, any>} values
+ */
+export function moveBody(ctx, type, values) {
+  const move = ctx.move(type);
+  return move ? bodyOf(move, values) : null;
+}
+
 // What `read` gives for a value that is there but not one the field takes.
 const INVALID = Symbol('invalid');
 
@@ -247,15 +297,14 @@ export function moveForm(ctx, move, preset = {}, {radios = [], pickers = {}, hin
         ? t(texts[only]) : t('move_missing', {fields: names.map((n) => fieldLabel(move.type, n)).join(', ')})));
       return undefined;
     },
+    /** The request (bodyOf), or undefined while `missing` names a field. */
     body(standIn = {}) {
       if (missing(standIn).length) return undefined;
-      const out = {type: move.type, ...fixed};
+      const values = {...fixed};
       for (const {f, el} of inputs.values()) {
-        if (!applies(f)) continue;
-        const v = read(f, el, ctx) ?? standIn[f.name] ?? null;
-        if (v !== null) out[f.name] = v;
+        if (applies(f)) values[f.name] = read(f, el, ctx) ?? standIn[f.name] ?? null;
       }
-      return out;
+      return bodyOf(move, values) ?? undefined;
     },
   };
 }

@@ -9,6 +9,7 @@
 
 import {h, append, modal} from './dom.js';
 import {t} from './i18n.js';
+import {moveBody} from './moves.js';
 
 // After a turn is recorded the table is redrawn, and the button under the finger then names the
 // player after: a double tap would skip a player. It waits this long before it can be tapped.
@@ -49,7 +50,8 @@ function nextAfter(ctx, from) {
  * @param {{cls?: string, after?: Function, testid?: string}} [options]
  */
 function turnButton(ctx, player, label, {cls = 'secondary', after, testid} = {}) {
-  const payload = {type: 'turn', player: player.id};
+  const payload = moveBody(ctx, 'turn', {player: player.id});
+  if (!payload) return null; // not a player the game offers a turn to now
   // A turn given back moments after it was recorded (Bob marked by mistake, Ann's again) is a
   // new move, not a double tap of the first: the game, redrawn, says it is not Ann's turn now.
   if (ctx.intents && ctx.game.turn !== player.id && ctx.intents.state(payload).state === 'done') ctx.intents.again(payload);
@@ -98,7 +100,7 @@ export async function turnsCard(ctx) {
     now ? null : h('p', {class: 'small'}, t('tt_nobody_why'))]);
   const others = ctx.activePlayers().filter((p) => p.id !== (now && now.id) && p.id !== (next && next.id));
   const row = h('div', {class: 'moves'});
-  if (next && next.id !== now.id) row.append(turnButton(ctx, next, t('tt_next', {name: next.name}), {cls: 'primary', testid: 'next-turn'}));
+  if (next && next.id !== now.id) append(row, [turnButton(ctx, next, t('tt_next', {name: next.name}), {cls: 'primary', testid: 'next-turn'})]);
   card.append(row);
   const choices = now ? others : ctx.activePlayers();
   if (choices.length) {
