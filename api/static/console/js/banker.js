@@ -1,29 +1,29 @@
-// The banker's console at /: games kept on this device, a new game, the table at a glance with
-// every move one or two taps away, the players' links and QR codes, history and replay.
+// The banker's console at /: the routes of its screens, the games kept on this device, and the
+// game on screen (its context, its stream, its outbox, the table as last seen). The screens are
+// modules of their own: the table with every move one or two taps away (table.js, its dialogs
+// in actions.js), a new game (newgame.js), the players' links and QR codes (players.js), the
+// history (history.js) and the replay (replay.js).
 // Routes live in the fragment (#/g/<id>/history), so nothing about a game reaches the server's
 // logs but the API calls themselves.
 
 import {h, replace, modal, field, toast, scrollToTop} from './dom.js';
 import {Api, Problem, access, newKey, unreachable} from './api.js';
 import {t, langSwitch, onLangChange, rulesetTitle, setDocumentLang, money, date, plural} from './i18n.js';
-import {Board, groupClass} from './rules.js';
-import {quote, netFor} from './quote.js';
+import {Board} from './rules.js';
 import * as store from './store.js';
-import {GameContext, deedChips, describeTxn, problemView, plainContext, standingsView, buildingsText, legLine} from './views.js';
+import {GameContext, describeTxn, problemView, plainContext, legLine} from './views.js';
 import {newGameScreen} from './newgame.js';
-import {playersScreen, movedNotice} from './players.js';
-import * as actions from './actions.js';
+import {playersScreen} from './players.js';
+import {mortgageDialog, buildDialog} from './buildings.js';
+import {bankruptcyDialog} from './deals.js';
 import {Intents} from './intents.js';
 import {historyScreen} from './history.js';
-import {disputesPanel, voidFirstView} from './disputes.js';
-import {fairplaySummary} from './fairplay.js';
-import {statsSection} from './stats.js';
+import {voidFirstView} from './disputes.js';
 import {replayScreen} from './replay.js';
 import {Live} from './live.js';
 import {connection, showBanner, drawBanner, registerWorker} from './offline.js';
 import {Outbox, keepDrawn, waitingMoves, discardOutbox} from './outbox.js';
-import {countdown} from './clock.js';
-import {turnsCard} from './turns.js';
+import {tableScreen, quickButton} from './table.js';
 import {loadMoves, movesKey, moveBody} from './moves.js';
 import {themeSwitch} from './theme.js';
 import {openFileSection} from './files.js';
@@ -84,8 +84,8 @@ async function route(link = null) {
       if (view === 'players') return await playersScreen(main, ctx, stale);
       if (view === 'history') return await historyScreen(ctx, main, {account: parts[3], stale});
       if (view === 'replay') return await replayScreen(ctx, main, stale);
-      if (view === 'asof' && parts[3]) return await tableScreen(ctx, {asOf: Number(parts[3]), stale});
-      return await tableScreen(ctx, {stale});
+      if (view === 'asof' && parts[3]) return await tableScreen(main, ctx, {asOf: Number(parts[3]), stale});
+      return await tableScreen(main, ctx, {stale});
     }
     return homeScreen();
   } catch (err) {
@@ -249,42 +249,20 @@ async function openLink(id, token, playerParts) {
   return route();
 }
 
-// -- a new game ----------------------------------------------------------------------------
-
 // -- one game ------------------------------------------------------------------------------
 
+/**
+ * The game `id` on this page: its context, made once and kept while the page shows it (its
+ * intents, outbox, moves and stream), with the game and its moves as the server has them now,
+ * or as this device last saw them when there is no server. Null for a game this device holds
+ * no banker's token of.
+ * @param {string} id
+ */
 async function loadGame(id) {
   let saved = store.game(id);
-  if (!saved || !saved.banker) {
-    // Not held here (or forgotten in another tab): nothing of the game goes on running.
-    unfollow();
-    current = null;
-    showOutbox(null);
-    topbar(null);
-    replace(main, h('section', {class: 'card'}, h('h1', {}, t('no_token_here')), h('p', {}, t('no_token_hint')),
-      h('a', {href: '#/'}, t('back_home'))));
-    return null;
-  }
+  if (!saved || !saved.banker) return noTokenHere();
   const api = new Api(saved.banker);
-  // Just refreshed after a write: no need to ask again for the same state.
-  const fresh = current && current.id === id && current.freshUntil > Date.now();
-  let game;
-  let rs;
-  let stale = false;
-  try {
-    // With the table as last seen on this device, one try: without a server the page shows
-    // that at once (the stream's return draws it again), not after seconds of retries.
-    const kept = snapshot(id);
-    game = fresh ? current.game : await (kept ? api.gameOnce(id) : api.game(id));
-    rs = await gameRuleset(api, id);
-  } catch (err) {
-    // No server: the table as this device last saw it, so that the outbox can take moves.
-    const snap = unreachable(err) ? snapshot(id) : null;
-    if (!snap) throw err;
-    game = current && current.id === id ? current.game : snap.game;
-    rs = snap.ruleset;
-    stale = true;
-  }
+  const {game, rs, stale} = await gameNowOrAsSeen(api, id);
   // Opened from a banker link while the server was away: its name once the server answers.
   if (!stale && !saved.name) saved = store.save({id, name: game.name, ruleset: game.ruleset, created: game.created});
   const ctx = current && current.id === id ? current : new GameContext({id, api, board: new Board(rs), game, currency: rs.currency});
@@ -300,49 +278,101 @@ async function loadGame(id) {
   // this one, not a game of its own with a second outbox and stream.
   current = ctx;
   showOutbox(ctx);
+  await movesNowOrAsSeen(ctx);
+  if (!stale) keepSnapshot(ctx, rs);
+  wire(ctx);
+  follow(ctx);
+  return ctx;
+}
+
+/** A game this device holds no banker's token of (or forgot in another tab): nothing of it
+ * goes on running, and the page says how to open it. */
+function noTokenHere() {
+  unfollow();
+  current = null;
+  showOutbox(null);
+  topbar(null);
+  replace(main, h('section', {class: 'card'}, h('h1', {}, t('no_token_here')), h('p', {}, t('no_token_hint')),
+    h('a', {href: '#/'}, t('back_home'))));
+  return null;
+}
+
+/**
+ * The game and its rule set from the server; with no server, the table as this device last
+ * saw it (`stale`), so that the outbox can take moves.
+ * @param {*} api
+ * @param {string} id
+ */
+async function gameNowOrAsSeen(api, id) {
+  // Just refreshed after a write: no need to ask again for the same state.
+  const fresh = current && current.id === id && current.freshUntil > Date.now();
   try {
-    if (!stale) await loadMoves(ctx);
+    // With the table as last seen on this device, one try: without a server the page shows
+    // that at once (the stream's return draws it again), not after seconds of retries.
+    const kept = snapshot(id);
+    const game = fresh ? current.game : await (kept ? api.gameOnce(id) : api.game(id));
+    return {game, rs: await gameRuleset(api, id), stale: false};
+  } catch (err) {
+    const snap = unreachable(err) ? snapshot(id) : null;
+    if (!snap) throw err;
+    return {game: current && current.id === id ? current.game : snap.game, rs: snap.ruleset, stale: true};
+  }
+}
+
+/** The game's moves from the server; with no server, those this device last saw with the
+ * table, if any. */
+async function movesNowOrAsSeen(ctx) {
+  try {
+    if (!ctx.stale) await loadMoves(ctx);
   } catch (err) {
     if (!unreachable(err)) throw err;
   }
-  if (!ctx.moves) { // no server: the moves this device last saw with the table, if any
-    const snap = snapshot(id);
-    if (snap?.moves) ctx.setMoves(snap.moves, movesKey(game));
+  if (!ctx.moves) {
+    const snap = snapshot(ctx.id);
+    if (snap?.moves) ctx.setMoves(snap.moves, movesKey(ctx.game));
   }
-  if (!stale) keepSnapshot(ctx, rs);
+}
+
+/** What the table's dialogs reach through the context: what follows a move recorded, the
+ * one-tap button, the ways to raise money, the voids to make first, the open disputes. */
+function wire(ctx) {
   ctx.after = (txn) => recorded(ctx, txn);
   ctx.quickButton = (label, payload, opts) => quickButton(ctx, label, payload, opts);
-  // Ways to raise the money a refused move lacks. The refused move's dialog stays open
-  // underneath: the mortgage and building dialogs show it as the server would record it now and
-  // record it from there; a bankruptcy comes filled in with the creditor and the debt.
-  /** @param {string} pid @param {{dialog?: any, params?: Record<string, any>, payload?: any, label?: string}} [options] */
-  ctx.raiseButtons = (pid, {dialog, params = {}, payload = null, label = ''} = {}) => {
-    const pending = payload ? {payload, dialog, label} : null;
-    // Only the ways the payer has: nothing to mortgage or sell (the server says he could
-    // raise 0, or he holds no such deed) leaves the bankruptcy alone.
-    const owned = Object.values(ctx.game.properties || {}).filter((p) => p.owner === pid);
-    const some = (params.can_raise ?? 1) > 0;
-    return [
-      some && owned.some((p) => !p.mortgaged) ? h('button', {type: 'button', class: 'secondary', dataset: {testid: 'raise-mortgage'},
-        onclick: () => actions.mortgageDialog(ctx, pid, {pending})}, t('a_mortgage')) : null,
-      some && owned.some((p) => p.houses || p.hotel) ? h('button', {type: 'button', class: 'secondary', dataset: {testid: 'raise-sell'},
-        onclick: () => actions.buildDialog(ctx, pid, {pending})}, t('sell_buildings')) : null,
-      h('button', {type: 'button', class: 'secondary', dataset: {testid: 'raise-bankruptcy'}, onclick: () => actions.bankruptcyDialog(ctx, pid,
-        {creditor: params.creditor || 'bank', owed: params.amount ?? null, pendingDialog: dialog})}, t('a_bankruptcy')),
-    ];
-  };
-  // A finish refused while disputes are open: every dialog closes and the table is drawn
-  // again, fresh, with the first open dispute in view and focused (spotlightDispute).
+  ctx.raiseButtons = (pid, options) => raiseButtons(ctx, pid, options);
   // A void refused because later transactions depend on it: those to void first, in order.
   ctx.voidFirst = (params, again) => voidFirstView(ctx, params, again);
+  // A finish refused while disputes are open: every dialog closes and the table is drawn
+  // again, fresh, with the first open dispute in view and focused (table.js).
   ctx.showDisputes = (seq) => {
     for (const dialog of document.querySelectorAll('dialog[open]')) /** @type {HTMLDialogElement} */ (dialog).close();
     ctx.spotlight = seq;
     if (onTable(ctx)) route();
     else location.hash = `#/g/${ctx.id}`;
   };
-  follow(ctx);
-  return ctx;
+}
+
+/**
+ * Ways to raise the money a refused move lacks, for player `pid`. The refused move's dialog
+ * stays open underneath: the mortgage and building dialogs show it as the server would record
+ * it now and record it from there; a bankruptcy comes filled in with the creditor and the debt.
+ * Only the ways the payer has: nothing to mortgage or sell (the server says he could raise 0,
+ * or he holds no such deed) leaves the bankruptcy alone.
+ * @param {*} ctx
+ * @param {string} pid
+ * @param {{dialog?: any, params?: Record<string, any>, payload?: any, label?: string}} [options]
+ */
+function raiseButtons(ctx, pid, {dialog, params = {}, payload = null, label = ''} = {}) {
+  const pending = payload ? {payload, dialog, label} : null;
+  const owned = Object.values(ctx.game.properties || {}).filter((p) => p.owner === pid);
+  const some = (params.can_raise ?? 1) > 0;
+  return [
+    some && owned.some((p) => !p.mortgaged) ? h('button', {type: 'button', class: 'secondary', dataset: {testid: 'raise-mortgage'},
+      onclick: () => mortgageDialog(ctx, pid, {pending})}, t('a_mortgage')) : null,
+    some && owned.some((p) => p.houses || p.hotel) ? h('button', {type: 'button', class: 'secondary', dataset: {testid: 'raise-sell'},
+      onclick: () => buildDialog(ctx, pid, {pending})}, t('sell_buildings')) : null,
+    h('button', {type: 'button', class: 'secondary', dataset: {testid: 'raise-bankruptcy'}, onclick: () => bankruptcyDialog(ctx, pid,
+      {creditor: params.creditor || 'bank', owed: params.amount ?? null, pendingDialog: dialog})}, t('a_bankruptcy')),
+  ];
 }
 
 /**
@@ -598,189 +628,6 @@ function redraw() {
   redrawWhenFree();
 }
 
-/**
- * A one-tap move. Its key belongs to the move, not to the button (intents.js): a double tap,
- * even on the button redrawn after the first answer, records once and shows "done".
- * @param {*} ctx
- * @param {*} label
- * @param {*} payload
- * @param {{cls?: string, after?: Function, testid?: string}} [options]
- */
-function quickButton(ctx, label, payload, {cls = 'quick', after, testid} = {}) {
-  let busy = false;
-  const btn = h('button', {type: 'button', class: cls, dataset: testid ? {testid} : undefined, onclick: async () => {
-    if (busy) return;
-    busy = true;
-    btn.disabled = true;
-    btn.setAttribute('aria-busy', 'true');
-    try {
-      const txn = await actions.recordOnce(ctx, payload);
-      if (!txn) return;
-      if (after) after();
-      ctx.after(txn);
-    } catch (err) {
-      if (after) after();
-      modal(t('refused'), (body, dialog) => {
-        body.append(problemView(ctx, err, {onLiquidation: (pid, params) => ctx.raiseButtons(pid, {dialog, params, payload, label: btn.textContent})}),
-          h('div', {class: 'actions'}, h('button', {type: 'button', class: 'primary', onclick: () => dialog.close()}, t('ok'))));
-      });
-    } finally {
-      busy = false;
-      btn.disabled = false;
-      btn.removeAttribute('aria-busy');
-    }
-  }}, label);
-  return btn;
-}
-
-/**
- * @param {*} ctx
- * @param {{asOf?: number|null, stale?: () => boolean}} [options]
- */
-async function tableScreen(ctx, {asOf = null, stale = () => false} = {}) {
-  let game = ctx.game;
-  if (asOf !== null) game = await ctx.api.game(ctx.id, asOf);
-  if (stale()) return;
-  const view = asOf !== null ? Object.assign(Object.create(Object.getPrototypeOf(ctx)), ctx, {game}) : ctx;
-  if (asOf !== null) view.setGame(game);
-  // A game moved to a server goes on there: its copy here is kept as it was.
-  const readOnly = asOf !== null || game.status === 'finished' || Boolean(ctx.saved && ctx.saved.moved);
-  const board = ctx.board;
-
-  const head = h('section', {class: 'card game-head'},
-    h('h1', {}, game.name),
-    h('p', {class: 'muted small'}, `${rulesetTitle(game.ruleset, board.rs.title)} · #${game.last_seq} · `,
-      h('span', {class: `status status-${game.status}`}, t(`status_${game.status}`))),
-    h('ul', {class: 'facts'},
-      game.bank && game.bank.houses !== null && game.bank.houses !== undefined
-        ? h('li', {}, t('bank_supply', {houses: game.bank.houses, hotels: game.bank.hotels})) : null,
-      'pot' in game.balances && (game.balances.pot || ctx.can('pot_collect'))
-        ? h('li', {}, `${view.name('pot')}: ${view.money(game.balances.pot)}`) : null,
-      view.sharePrice() !== null ? h('li', {}, `${t('share_price')}: ${view.money(view.sharePrice())}`) : null),
-    asOf === null ? countdown(game, {upHint: t('clock_up_banker')}) : null);
-  if (asOf !== null) {
-    head.prepend(h('p', {class: 'banner'}, t('as_of', {seq: asOf}), ' ', h('a', {href: `#/g/${ctx.id}`}, t('back_to_now'))));
-  }
-  if (ctx.saved && ctx.saved.moved) head.prepend(movedNotice(ctx.saved.moved));
-  if (game.status === 'finished' && game.standings) {
-    const headHash = h('code', {class: 'head-hash'}, (game.head || '').slice(0, 16).replace(/(.{4})/g, '$1 ').trim());
-    head.append(h('h2', {}, t('standings')), standingsView(view, game.standings),
-      h('p', {class: 'small'}, t('head_note'), ' ', headHash), statsSection(view), fairplaySummary(view));
-  }
-
-  // A tap that opens a list of moves: once the moves asked again after a write are in.
-  const fresh = (open) => async () => { if (await actions.caughtUp(ctx)) open(); };
-  const players = h('section', {class: 'players', 'aria-label': t('players')}, game.players.map((p) => {
-    const badges = [];
-    if (p.bankrupt) badges.push(h('span', {class: 'badge danger'}, t('bankrupt')));
-    if (p.in_jail) badges.push(h('span', {class: 'badge warn'}, t('in_jail')));
-    for (const deck of p.jail_cards || []) badges.push(h('span', {class: 'badge'}, t('jail_card_of', {deck: t(`deck_${deck}`)})));
-    if (p.tax_exempt) badges.push(h('span', {class: 'badge ok'}, t('tax_exempt')));
-    if (game.turn === p.id) badges.push(h('span', {class: 'badge ok'}, t('their_turn')));
-    const ious = (game.ious || []).filter((i) => i.outstanding > 0 && (i.debtor === p.id || i.holder === p.id));
-    // A name corrected mid-game, from the player's row, where the game renames this player now.
-    const rename = !readOnly && ctx.choices('rename_player', 'player').includes(p.id)
-      ? h('button', {type: 'button', class: 'link rename', 'aria-haspopup': 'dialog', dataset: {testid: `rename-${p.id}`},
-        onclick: fresh(() => actions.renameDialog(ctx, p.id))}, t('a_rename'), h('span', {class: 'sr-only'}, ` ${p.name}`))
-      : null;
-    const card = h('article', {class: `card player ${view.playerClass(p.id)}${p.bankrupt ? ' out' : ''}`, 'aria-labelledby': `pl-${p.id}`, dataset: {player: p.id}},
-      h('header', {}, h('h2', {id: `pl-${p.id}`}, p.name), h('div', {class: 'badges'}, badges), rename),
-      h('p', {class: 'cash', dataset: {testid: `cash-${p.id}`}}, view.money(p.cash)),
-      h('p', {class: 'worth small muted'}, `${t('net_worth')} ${view.money(p.net_worth)}`),
-      view.sharePrice() !== null ? h('p', {class: 'small'}, `${t('shares')}: ${view.shares(p.id)}`,
-        view.policies(p.id).length ? ` · ${t('policies_held')}: ${view.policies(p.id).map((x) => t(`policy_${x}`)).join(', ')}` : '') : null,
-      ious.length ? h('p', {class: 'small'}, ious.map((i) => (i.debtor === p.id
-        ? t('owes', {name: view.name(i.holder), amount: view.money(i.outstanding)})
-        : t('is_owed', {name: view.name(i.debtor), amount: view.money(i.outstanding)}))).join(' · ')) : null,
-      deedChips(view, p.id));
-    if (!readOnly && view.seated(p.id)) {
-      const salary = moveBody(ctx, 'salary', {player: p.id});
-      card.append(h('div', {class: 'quick-row'},
-        salary ? quickButton(ctx, salaryLabel(view, salary), salary, {testid: `salary-${p.id}`}) : null,
-        h('button', {type: 'button', class: 'quick', onclick: fresh(() => actions.rentDialog(ctx, p.id))}, t('a_rent')),
-        h('button', {type: 'button', class: 'quick', onclick: fresh(() => actions.buyDialog(ctx, p.id))}, t('a_buy')),
-        h('button', {type: 'button', class: 'quick', onclick: fresh(() => actions.payDialog(ctx, p.id))}, t('a_pay')),
-        h('button', {type: 'button', class: 'quick more', 'aria-haspopup': 'dialog', onclick: fresh(() => actions.actionSheet(ctx, p.id))},
-          t('more'), h('span', {class: 'sr-only'}, ` ${p.name}`))));
-    }
-    return card;
-  }));
-
-  const tableActions = readOnly ? null : h('section', {class: 'card table-actions', 'aria-label': t('table_moves')},
-    h('h2', {}, t('table_moves')),
-    h('div', {class: 'moves'},
-      h('button', {type: 'button', class: 'secondary', onclick: () => actions.auctionDialog(ctx)}, t('a_auction')),
-      h('button', {type: 'button', class: 'secondary', onclick: () => actions.tradeDialog(ctx, ctx.activePlayers()[0].id)}, t('a_trade')),
-      (game.ious || []).some((i) => i.outstanding > 0) ? h('button', {type: 'button', class: 'secondary', onclick: () => actions.iousDialog(ctx)}, t('open_ious')) : null,
-      ctx.can('share_price') ? h('button', {type: 'button', class: 'secondary', onclick: () => actions.sharePriceDialog(ctx)}, t('a_share_price')) : null,
-      h('button', {type: 'button', class: 'secondary', onclick: () => actions.finishDialog(ctx)}, t('a_finish')),
-      ctx.moves ? h('button', {type: 'button', class: 'secondary', dataset: {testid: 'all-moves'}, 'aria-haspopup': 'dialog',
-        onclick: fresh(() => actions.allMovesDialog(ctx))}, t('all_moves')) : null));
-
-  const boardView = h('section', {class: 'card board', 'aria-labelledby': 'board-h'},
-    h('h2', {id: 'board-h'}, t('deeds_by_colour')),
-    h('div', {class: 'groups'}, [...board.groups].map(([group, deeds]) => h('div', {class: `group ${groupClass(board, group)}`},
-      h('ul', {}, deeds.map((d) => {
-        const prop = game.properties[d.id];
-        return h('li', {class: `deed ${view.playerClass(prop.owner)}${prop.mortgaged ? ' mortgaged' : ''}`},
-          h('span', {class: 'swatch', 'aria-hidden': 'true'}),
-          h('span', {class: 'grow'}, d.name),
-          h('span', {class: 'owner'}, prop.owner === 'bank' ? t('bank') : view.name(prop.owner)),
-          buildingsText(prop) ? h('span', {class: 'bld-text'}, buildingsText(prop)) : null,
-          prop.mortgaged ? h('abbr', {class: 'tag', title: t('mortgaged')}, t('mortgaged_short')) : null);
-      }))))));
-
-  // Turn tracking: on, in sight above the players; off, a clearly labelled card below the moves.
-  const turns = readOnly ? null : await turnsCard(ctx);
-  if (stale()) return;
-  const turnsOn = turns && !turns.classList.contains('turns-off');
-  // The dispute the banker was sent to stays in view and focused when the table is drawn
-  // again under it (a move arriving live), not lost with the old page.
-  const active = document.activeElement;
-  const onDispute = active instanceof HTMLElement && active.matches('[data-testid=disputes] li.dispute') ? active.dataset.dispute : null;
-  replace(main, head, asOf === null ? disputesPanel(ctx) : null, turnsOn ? turns : null, players, tableActions, turnsOn ? null : turns, boardView);
-  if (asOf === null && ctx.spotlight) spotlightDispute(ctx);
-  else if (asOf === null && onDispute) keepOnDispute(onDispute);
-}
-
-/** Focus dispute `seq` again, in view, after a redraw (whatever its status now). */
-function keepOnDispute(seq) {
-  const item = /** @type {HTMLElement|null} */ (main.querySelector(`[data-testid=disputes] li.dispute[data-dispute='${seq}']`));
-  if (!item) return;
-  item.tabIndex = -1;
-  item.scrollIntoView({block: 'nearest'});
-  item.focus({preventScroll: true});
-}
-
-/** The open dispute the banker was sent to (ctx.showDisputes), in view and focused (the item,
- * not one of its buttons: neither way of settling it is chosen for the banker); the first open
- * one if that one is closed since. */
-function spotlightDispute(ctx) {
-  const seq = ctx.spotlight;
-  ctx.spotlight = null;
-  const open = /** @type {HTMLElement[]} */ ([...main.querySelectorAll('[data-testid=disputes] li.dispute[data-status=open]')]);
-  const item = open.find((li) => li.dataset.dispute === String(seq)) || open[0];
-  if (!item) return;
-  item.tabIndex = -1;
-  item.scrollIntoView({block: 'center'});
-  item.focus({preventScroll: true});
-}
-
-/**
- * The one-tap salary with its figure, as the server would record it now (a dry run): GO's
- * salary, or in Millionaire Elite the round income (the salary and a share of the shares'
- * value). The word shows at once, the figure when the server answers.
- */
-function salaryLabel(ctx, salary) {
-  // The round income where shares pay a part of it (Millionaire Elite), else GO's salary.
-  const word = ctx.board.params.share_income_percent !== undefined ? t('income') : t('go_quick');
-  const figure = h('span', {class: 'line', dataset: {testid: 'salary-figure'}});
-  quote(ctx, salary).then((answer) => {
-    if (answer.txn) replace(figure, `+${ctx.money(netFor(answer.txn, salary.player))}`);
-  });
-  // On two lines: a phone's narrow button has room for the word or the figure, not both.
-  return [h('span', {class: 'line'}, word), ' ', figure];
-}
 
 onLangChange(() => { if (!document.querySelector('dialog[open]')) route(); });
 // Another tab of this browser forgot a game: this one holds nothing of it either.

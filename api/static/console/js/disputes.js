@@ -8,7 +8,8 @@
 import {h, replace, modal, field, toast} from './dom.js';
 import {t} from './i18n.js';
 import {describeTxn, problemView} from './views.js';
-import {txnDialog, askAgain, voidDialog, recordOnce} from './actions.js';
+import {voidDialog} from './actions.js';
+import {txnDialog, askAgain, recordOnce} from './dialog.js';
 import {quote, quoteBox} from './quote.js';
 import {unreachable} from './api.js';
 import {moveBody} from './moves.js';

@@ -9,7 +9,7 @@ import {loadMoves, moveForm, askedIn} from './moves.js';
 import {h, replace, modal, field, toast} from './dom.js';
 import {Api, Problem, access, unreachable} from './api.js';
 import {Intents} from './intents.js';
-import {askAgain} from './actions.js';
+import {askAgain} from './dialog.js';
 import {t, langSwitch, onLangChange, setDocumentLang} from './i18n.js';
 import {themeSwitch} from './theme.js';
 import {Board} from './rules.js';
