@@ -109,7 +109,7 @@ check: $(BIN)/python
 	$(MAKE) --no-print-directory check-console
 
 # The console's JavaScript type-checked by TypeScript from its JSDoc (checkJs; no build step for
-# the console), and its functions over 60 lines held to docs/architecture.md's list of them:
+# the console), and none of its functions over 60 lines (long-functions.mjs):
 # tools/console-check pins TypeScript, installed there by npm ci (from the registry or npm's
 # cache) when its lock is newer than what is installed. Needs Node.js and npm.
 CONSOLE_CHECK := tools/console-check

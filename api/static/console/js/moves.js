@@ -214,6 +214,37 @@ function read(f, el, ctx) {
 }
 
 /**
+ * The inputs of a move's form, by field name: each field's control and its row (a label, or a
+ * legend for radios, a heading for tiles), but a list's (for dialogs of their own) and a field
+ * kept out of sight (`fixed`). A dispute is picked from the open ones (about the transaction a
+ * void is of, when the dialog holds it); a void with none that could apply has no dispute to
+ * name.
+ * @param {*} ctx
+ * @param {*} move
+ * @param {*} preset
+ * @param {{radios: string[], pickers: Record<string, any>, hints: Record<string, string>, fixed: Record<string, any>}} options
+ */
+function formInputs(ctx, move, preset, {radios, pickers, hints, fixed}) {
+  const inputs = new Map();
+  for (const declared of move.fields) {
+    if (declared.kind === 'list' || declared.name in fixed) continue;
+    const f = declared.kind === 'seq' && declared.name === 'dispute'
+      ? {...declared, disputes: openDisputes(ctx).filter((d) => !('seq' in fixed) || d.about === fixed.seq)} : declared;
+    if (f.disputes && !f.required && !f.disputes.length) continue;
+    const el = control(ctx, f, preset[f.name], {radios, pickers});
+    const label = fieldLabel(move.type, f.name);
+    const hint = hints[f.name] ? t(hints[f.name]) : undefined;
+    let row;
+    if (el.radios) row = h('fieldset', {class: 'radios'}, h('legend', {}, label), el);
+    else if (el.tiles) row = h('div', {class: 'field tiles'}, h('h3', {class: 'sub'}, pickers[f.name].label || label), el);
+    else row = field(label, el, hint);
+    row.dataset.move = f.name;
+    inputs.set(f.name, {f, el, row});
+  }
+  return inputs;
+}
+
+/**
  * The form of one move: an input per field (a list's objects are for dialogs of their own:
  * trade, build), those that apply only beside another field's values shown only then.
  * `body()` is the request, or undefined while a field it needs is empty or not what it takes;
@@ -229,25 +260,8 @@ function read(f, el, ctx) {
  * @param {{radios?: string[], pickers?: Record<string, any>, hints?: Record<string, string>, fixed?: Record<string, any>, asked?: string[]}} [options]
  */
 export function moveForm(ctx, move, preset = {}, {radios = [], pickers = {}, hints = {}, fixed = {}, asked = []} = {}) {
-  const inputs = new Map();
+  const inputs = formInputs(ctx, move, preset, {radios, pickers, hints, fixed});
   const shown = new Set();
-  for (const declared of move.fields) {
-    if (declared.kind === 'list' || declared.name in fixed) continue;
-    // A dispute is picked from the open ones (about the transaction a void is of, when the
-    // dialog holds it); a void with none that could apply has no dispute to name.
-    const f = declared.kind === 'seq' && declared.name === 'dispute'
-      ? {...declared, disputes: openDisputes(ctx).filter((d) => !('seq' in fixed) || d.about === fixed.seq)} : declared;
-    if (f.disputes && !f.required && !f.disputes.length) continue;
-    const el = control(ctx, f, preset[f.name], {radios, pickers});
-    const label = fieldLabel(move.type, f.name);
-    const hint = hints[f.name] ? t(hints[f.name]) : undefined;
-    let row;
-    if (el.radios) row = h('fieldset', {class: 'radios'}, h('legend', {}, label), el);
-    else if (el.tiles) row = h('div', {class: 'field tiles'}, h('h3', {class: 'sub'}, pickers[f.name].label || label), el);
-    else row = field(label, el, hint);
-    row.dataset.move = f.name;
-    inputs.set(f.name, {f, el, row});
-  }
   linkDispute(inputs);
   const held = (f) => asked.includes(f.name) && !shown.has(f.name);
   const valueOf = (name) => {
@@ -288,15 +302,7 @@ export function moveForm(ctx, move, preset = {}, {radios = [], pickers = {}, hin
     missing,
     /** Marks the fields a record needs and are empty or wrong, says which in `errorBox`, and
      * gives undefined; `texts` may say why one is needed ({reason: 'reason_required'}). */
-    sayMissing(errorBox, texts = {}) {
-      const names = missing();
-      for (const name of names) inputs.get(name).el.setAttribute('aria-invalid', 'true');
-      if (names[0]) inputs.get(names[0]).el.focus();
-      const [only, ...more] = names;
-      replace(errorBox, h('p', {class: 'problem', role: 'alert'}, only && !more.length && texts[only]
-        ? t(texts[only]) : t('move_missing', {fields: names.map((n) => fieldLabel(move.type, n)).join(', ')})));
-      return undefined;
-    },
+    sayMissing: (errorBox, texts = {}) => sayMissing(move.type, inputs, missing(), errorBox, texts),
     /** The request (bodyOf), or undefined while `missing` names a field. */
     body(standIn = {}) {
       if (missing(standIn).length) return undefined;
@@ -307,6 +313,17 @@ export function moveForm(ctx, move, preset = {}, {radios = [], pickers = {}, hin
       return bodyOf(move, values) ?? undefined;
     },
   };
+}
+
+/** The fields `names` of a form marked, the first focused, and said in `errorBox` (by the
+ * reason one is needed, where `texts` gives it and it is the only one); gives undefined. */
+function sayMissing(type, inputs, names, errorBox, texts) {
+  for (const name of names) inputs.get(name).el.setAttribute('aria-invalid', 'true');
+  if (names[0]) inputs.get(names[0]).el.focus();
+  const [only, ...more] = names;
+  replace(errorBox, h('p', {class: 'problem', role: 'alert'}, only && !more.length && texts[only]
+    ? t(texts[only]) : t('move_missing', {fields: names.map((n) => fieldLabel(type, n)).join(', ')})));
+  return undefined;
 }
 
 /** A void's transaction and the open dispute it settles fill each other in: the dispute

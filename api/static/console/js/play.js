@@ -253,72 +253,80 @@ access.addEventListener('replaced', linkReplaced);
  * for his token, its accounts and deeds (somebody else's). */
 function payCard() {
   const errorBox = h('div', {});
-  // One key per intent (intents.js): the same payment again moments after it was recorded is
-  // asked about, never sent twice silently.
-  const send = async (btn, body) => {
-    if (intents.state(body).state === 'sending') return;
-    replace(errorBox);
-    const now = intents.state(body);
-    if (now.state === 'done') {
-      if (!(await askAgain(now.seq))) return;
-      intents.again(body);
-    }
-    btn.disabled = true;
-    try {
-      const txn = await intents.send(api, gameId, body);
-      toast(`#${txn.seq} ${t('recorded')}: ${(txn.postings || []).map((x) => `${ctx.name(x.from)} → ${ctx.name(x.to)} ${ctx.money(x.amount)}`).join('; ')}`, {kind: 'ok'});
-      etag = null;
-      await update();
-    } catch (err) {
-      replace(errorBox, problemView(ctx, err));
-      btn.disabled = false;
-    }
-  };
+  const send = (btn, body) => sendOwn(btn, body, errorBox);
   const card = h('section', {class: 'card'}, h('h2', {}, t('pay_from_my_account')));
   const payment = ctx.move('payment');
-  if (payment) {
-    const m = moveForm(ctx, payment, {to: 'bank'}, {fixed: {from: me}});
-    m.sync();
-    const memo = h('input', {type: 'text', name: 'memo', maxlength: 500, autocomplete: 'off'});
-    const payBtn = h('button', {type: 'button', class: 'primary', dataset: {testid: 'pay'}, onclick: () => {
-      const body = m.body() || m.sayMissing(errorBox);
-      if (!body) return;
-      if (memo.value.trim()) body.memo = memo.value.trim();
-      send(payBtn, body);
-    }}, t('pay'));
-    card.append(h('div', {class: 'grid2'}, m.rows), field(t('memo'), memo), h('div', {class: 'actions'}, payBtn));
-  }
+  if (payment) card.append(...paymentForm(payment, errorBox, send));
   const rent = ctx.move('rent');
-  if (rent) {
-    // The dice (a utility) or the amount only when the server asks for them; a card's
-    // multiplier is the banker's to enter.
-    const r = moveForm(ctx, rent, {}, {fixed: {payer: me}, pickers: {property: {label: t('deed_landed_on')}},
-      asked: ['dice', 'amount', 'multiplier']});
-    r.sync();
-    const rentBtn = h('button', {type: 'button', class: 'secondary', onclick: () => {
-      const body = r.body() || r.sayMissing(errorBox);
-      if (body) send(rentBtn, body);
-    }}, t('pay_rent'));
-    // The rent as the server would charge it now (a dry run with the player's own token), or
-    // why it would not: the page computes no rule itself.
-    const rentView = quoteBox(ctx, () => r.body() || null, {testid: 'rent-quote', basis: false, onAnswer: (answer) => {
-      rentBtn.textContent = t('pay_rent');
-      if (answer && answer.txn) {
-        rentBtn.textContent = `${t('pay_rent')} ${ctx.money(-netFor(answer.txn, me))}`;
-      } else if (r.ask(askedIn(answer))) {
-        replace(rentView.el, h('p', {class: 'muted small'}, t('rent_enter_dice')));
-      }
-    }});
-    for (const {f, el} of r.inputs.values()) {
-      el.addEventListener(el.tiles ? 'change' : 'input', () => {
-        if (f.kind === 'deed') r.unask();
-        rentView.refresh();
-      });
-    }
-    card.append(h('details', {}, h('summary', {}, t('pay_rent')), r.rows, rentView.el, h('div', {class: 'actions'}, rentBtn)));
-  }
+  if (rent) card.append(rentForm(rent, errorBox, send));
   card.append(errorBox);
   return card;
+}
+
+/** Sends one of the player's own moves, once per intent (intents.js): the same payment again
+ * moments after it was recorded is asked about, never sent twice silently. Recorded, it says
+ * what moved and draws the page again; refused, it says why in `errorBox`. */
+async function sendOwn(btn, body, errorBox) {
+  if (intents.state(body).state === 'sending') return;
+  replace(errorBox);
+  const now = intents.state(body);
+  if (now.state === 'done') {
+    if (!(await askAgain(now.seq))) return;
+    intents.again(body);
+  }
+  btn.disabled = true;
+  try {
+    const txn = await intents.send(api, gameId, body);
+    toast(`#${txn.seq} ${t('recorded')}: ${(txn.postings || []).map((x) => `${ctx.name(x.from)} → ${ctx.name(x.to)} ${ctx.money(x.amount)}`).join('; ')}`, {kind: 'ok'});
+    etag = null;
+    await update();
+  } catch (err) {
+    replace(errorBox, problemView(ctx, err));
+    btn.disabled = false;
+  }
+}
+
+/** A payment from the player to anyone the move offers (the Bank first), with a memo. */
+function paymentForm(payment, errorBox, send) {
+  const m = moveForm(ctx, payment, {to: 'bank'}, {fixed: {from: me}});
+  m.sync();
+  const memo = h('input', {type: 'text', name: 'memo', maxlength: 500, autocomplete: 'off'});
+  const payBtn = h('button', {type: 'button', class: 'primary', dataset: {testid: 'pay'}, onclick: () => {
+    const body = m.body() || m.sayMissing(errorBox);
+    if (!body) return;
+    if (memo.value.trim()) body.memo = memo.value.trim();
+    send(payBtn, body);
+  }}, t('pay'));
+  return [h('div', {class: 'grid2'}, m.rows), field(t('memo'), memo), h('div', {class: 'actions'}, payBtn)];
+}
+
+/** Rent from the player for a deed landed on: the dice (a utility) or the amount only when the
+ * server asks for them; a card's multiplier is the banker's to enter. The rent as the server
+ * would charge it now (a dry run with the player's own token), or why it would not: the page
+ * computes no rule itself. */
+function rentForm(rent, errorBox, send) {
+  const r = moveForm(ctx, rent, {}, {fixed: {payer: me}, pickers: {property: {label: t('deed_landed_on')}},
+    asked: ['dice', 'amount', 'multiplier']});
+  r.sync();
+  const rentBtn = h('button', {type: 'button', class: 'secondary', onclick: () => {
+    const body = r.body() || r.sayMissing(errorBox);
+    if (body) send(rentBtn, body);
+  }}, t('pay_rent'));
+  const rentView = quoteBox(ctx, () => r.body() || null, {testid: 'rent-quote', basis: false, onAnswer: (answer) => {
+    rentBtn.textContent = t('pay_rent');
+    if (answer && answer.txn) {
+      rentBtn.textContent = `${t('pay_rent')} ${ctx.money(-netFor(answer.txn, me))}`;
+    } else if (r.ask(askedIn(answer))) {
+      replace(rentView.el, h('p', {class: 'muted small'}, t('rent_enter_dice')));
+    }
+  }});
+  for (const {f, el} of r.inputs.values()) {
+    el.addEventListener(el.tiles ? 'change' : 'input', () => {
+      if (f.kind === 'deed') r.unask();
+      rentView.refresh();
+    });
+  }
+  return h('details', {}, h('summary', {}, t('pay_rent')), r.rows, rentView.el, h('div', {class: 'actions'}, rentBtn));
 }
 
 let updating = null;
