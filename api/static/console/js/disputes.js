@@ -75,14 +75,20 @@ function kept(ctx, name, details) {
 /** The disputed transaction described as the history does ("#10 Rent · Boardwalk", and its
  * moves), filled in when the log answers. */
 function aboutView(ctx, seq) {
+  return h('span', {class: 'dispute-about'}, ...txnLine(ctx, seq));
+}
+
+/** Transaction `seq` as the history says it: its title and its moves, its number alone until
+ * the log answers (or if it does not). */
+function txnLine(ctx, seq) {
   const title = h('span', {class: 'txn-title'}, `#${seq}`);
   const moves = h('span', {class: 'txn-moves small'});
   txnOf(ctx, seq).then((txn) => {
     const said = describeTxn(ctx, txn);
     replace(title, said.title);
     replace(moves, said.moves);
-  }).catch(() => { /* the seq alone, as the state gives it */ });
-  return h('span', {class: 'dispute-about'}, title, moves);
+  }).catch(() => { /* its number alone */ });
+  return [title, moves];
 }
 
 /** Where a dispute stands, in words: open, upheld with the note, voided with the reason. */
@@ -204,13 +210,7 @@ export function voidFirstView(ctx, params, again) {
       chain.unshift(p.seq);
     }
     replace(list, chain.map((seq) => {
-      const title = h('span', {class: 'txn-title'}, `#${seq}`);
-      const moves = h('span', {class: 'txn-moves small'});
-      txnOf(ctx, seq).then((txn) => {
-        const said = describeTxn(ctx, txn);
-        replace(title, said.title);
-        replace(moves, said.moves);
-      }).catch(() => { /* its number */ });
+      const [title, moves] = txnLine(ctx, seq);
       const slot = h('div', {class: 'error-slot'});
       const button = h('button', {type: 'button', class: 'danger', dataset: {testid: `void-first-${seq}`}, onclick: async () => {
         button.disabled = true;

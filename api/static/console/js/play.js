@@ -190,29 +190,39 @@ function forgetDevice({told = false} = {}) {
   if (forgotten || !link.token) return;
   const p = ctx && ctx.byId.get(me);
   forgotten = {name: p ? p.name : me, game: ctx ? ctx.game.name : ''};
-  if (live) live.stop();
-  live = null;
-  connection.follow(null);
-  store.forgetPlayerLink(gameId, link, {quiet: told});
   // Nothing of the game left in sight: no dialog over the page, no toast of a payment.
-  for (const dialog of document.querySelectorAll('dialog[open]')) /** @type {HTMLDialogElement} */ (dialog).close();
+  leaveGame();
+  store.forgetPlayerLink(gameId, link, {quiet: told});
   replace(document.getElementById('toasts'));
   link.token = null;
   api.token = null;
-  ctx = null;
-  statement = null;
-  payEl = null;
   drawForgotten();
 }
 
+/** The page follows the game no more: no stream, no dialog over it, no game in memory. */
+function leaveGame() {
+  if (live) live.stop();
+  live = null;
+  connection.follow(null);
+  for (const dialog of document.querySelectorAll('dialog[open]')) /** @type {HTMLDialogElement} */ (dialog).close();
+  ctx = null;
+  statement = null;
+  payEl = null;
+}
+
+/** The page once this device forgot the link: what it forgot, and how to come back. */
 function drawForgotten() {
+  endedPage('device-forgotten', h('h1', {}, t('dv_forgotten_title')),
+    h('p', {}, t(forgotten.game ? 'dv_forgotten_text' : 'dv_forgotten_text_short', forgotten)),
+    h('p', {class: 'muted'}, t('dv_come_back')));
+}
+
+/** A page with no game on it any more (`testid`: which), its words in the reader's language. */
+function endedPage(testid, ...children) {
   setDocumentLang();
   document.title = 'tablebank';
   topbar();
-  replace(main, h('section', {class: 'card', dataset: {testid: 'device-forgotten'}},
-    h('h1', {}, t('dv_forgotten_title')),
-    h('p', {}, t(forgotten.game ? 'dv_forgotten_text' : 'dv_forgotten_text_short', forgotten)),
-    h('p', {class: 'muted'}, t('dv_come_back'))));
+  replace(main, h('section', {class: 'card', dataset: {testid}}, ...children));
   main.focus();
 }
 
@@ -225,25 +235,14 @@ function drawForgotten() {
 function linkReplaced() {
   if (replacedBy || forgotten) return;
   replacedBy = {game: ctx ? ctx.game.name : ''};
-  if (live) live.stop();
-  live = null;
-  connection.follow(null);
-  for (const dialog of document.querySelectorAll('dialog[open]')) /** @type {HTMLDialogElement} */ (dialog).close();
-  ctx = null;
-  statement = null;
-  payEl = null;
+  leaveGame();
   drawReplaced();
 }
 
+/** The page once the banker replaced this link: the game's name, and what to do. */
 function drawReplaced() {
-  setDocumentLang();
-  document.title = 'tablebank';
-  topbar();
-  replace(main, h('section', {class: 'card', dataset: {testid: 'link-replaced'}},
-    h('h1', {}, t('link_replaced_title')),
-    replacedBy.game ? h('p', {class: 'muted'}, replacedBy.game) : null,
-    h('p', {}, t('link_replaced_text'))));
-  main.focus();
+  endedPage('link-replaced', h('h1', {}, t('link_replaced_title')),
+    replacedBy.game ? h('p', {class: 'muted'}, replacedBy.game) : null, h('p', {}, t('link_replaced_text')));
 }
 
 access.addEventListener('replaced', linkReplaced);
