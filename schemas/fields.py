@@ -315,6 +315,24 @@ class Cursor(fields.Field[int]):
         return min(int(value), MAX_SEQ)
 
 
+def next_cursor() -> Cursor:
+    """A page's ``next``: where the page after it starts, null after the last page."""
+    return Cursor(
+        allow_none=True,
+        metadata={"description": "pass as `after` for the next page; null after the last"},
+    )
+
+
+def after_cursor() -> Cursor:
+    """A list's ``after`` query parameter: the ``next`` of the page before."""
+    return Cursor(metadata={"description": "a cursor: the `next` of the previous page"})
+
+
+def page_limit() -> fields.Integer:
+    """A list's ``limit`` query parameter: how many items a page holds at the most."""
+    return fields.Integer(load_default=100, validate=validate.Range(min=1, max=1000))
+
+
 class IfMatch(fields.String):
     """A write's ``If-Match`` as RFC 9110 (13.1.1) writes it: ``*`` (the game, at any version)
     or a list of entity tags, ``"<version>"`` or weak ``W/"<version>"`` (8.8.3: a quoted run of

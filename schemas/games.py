@@ -9,7 +9,17 @@ from marshmallow import RAISE, Schema, ValidationError, fields, validate, valida
 
 from schemas.answers import answer
 from schemas.disputes import DisputeEntrySchema
-from schemas.fields import MAX_AMOUNT, MAX_ID, MAX_SEQ, Cursor, Name, ident, names
+from schemas.fields import (
+    MAX_AMOUNT,
+    MAX_ID,
+    MAX_SEQ,
+    Name,
+    after_cursor,
+    ident,
+    names,
+    next_cursor,
+    page_limit,
+)
 from schemas.rulesets import RuleSetDocumentSchema
 
 MAX_PLAYERS = 8
@@ -228,15 +238,12 @@ class GameSummarySchema(Schema):
 @answer()
 class GameListSchema(Schema):
     items = fields.List(fields.Nested(GameSummarySchema))
-    next = Cursor(
-        allow_none=True,
-        metadata={"description": "pass as `after` for the next page; null after the last"},
-    )
+    next = next_cursor()
 
 
 class GameListQuerySchema(Schema):
-    after = Cursor(metadata={"description": "a cursor: the `next` of the previous page"})
-    limit = fields.Integer(load_default=100, validate=validate.Range(min=1, max=1000))
+    after = after_cursor()
+    limit = page_limit()
     status = fields.String(
         validate=validate.OneOf(GAME_STATUSES), metadata={"description": "only games in it"}
     )

@@ -22,15 +22,17 @@ from schemas.changes import CHANGE
 from schemas.fields import (
     MAX_SEQ,
     Bool,
-    Cursor,
     IfMatch,
     Int,
     Name,
     Text,
+    after_cursor,
     camel,
     ident,
     money,
+    next_cursor,
     one_of,
+    page_limit,
 )
 
 
@@ -361,10 +363,7 @@ class TransactionSchema(Schema):
 @answer()
 class TransactionPageSchema(Schema):
     items = fields.List(fields.Nested(TransactionSchema))
-    next = Cursor(
-        allow_none=True,
-        metadata={"description": "pass as `after` for the next page; null after the last"},
-    )
+    next = next_cursor()
 
 
 class TransactionQuerySchema(Schema):
@@ -373,5 +372,5 @@ class TransactionQuerySchema(Schema):
     property = ident(
         attribute="deed", metadata={"description": "only transactions about this deed"}
     )
-    after = Cursor(metadata={"description": "a cursor: the `next` of the previous page"})
-    limit = fields.Integer(load_default=100, validate=validate.Range(min=1, max=1000))
+    after = after_cursor()
+    limit = page_limit()

@@ -18,21 +18,18 @@ from ledger.transactions import offers
 from ledger.transactions.declare import TransactionRecorded, transaction
 
 MAX_ORDERS = 20  # orders in one build or sale
-# One order: a street, and houses or a hotel on it (a build's, at an auctioned price).
-HOUSES = f.whole("houses", min=1, max=4)
-HOTEL = f.boolean("hotel")
-BUILD_ORDER = (
-    f.deed(offer=offers.buildable_deeds),
-    HOUSES,
-    HOTEL,
-    f.amount("price", description="per building, when the banker auctioned them"),
-)
-SELL_ORDER = (
-    f.deed(offer=offers.built_deeds),
-    HOUSES,
-    HOTEL,
-    f.boolean("break_down", description="hotel only: leave the houses it replaced"),
-)
+
+
+def _order_fields(offer: Callable[..., list[str]], last: f.Field) -> list[f.Field]:
+    """The request fields of a build or a sale: one order (a street, of those ``offer`` gives
+    a game now; houses or a hotel on it; and ``last``, a build's auctioned price or a sale's
+    break-down) given alone, its street then not required, or a list of such ``orders``."""
+    on_the_street = (f.whole("houses", min=1, max=4), f.boolean("hotel"), last)
+    return [
+        f.deed(required=False, offer=offer),
+        *on_the_street,
+        f.listing("orders", f.deed(offer=offer), *on_the_street, required=False, max=MAX_ORDERS),
+    ]
 
 
 class BuildingsBought(TransactionRecorded):
@@ -106,11 +103,10 @@ class BuildingsBasis(TypedDict):
         "no_hotels_left",
         "no_houses_left",
     ],
-    fields=[
-        f.deed(required=False, offer=offers.buildable_deeds),
-        *BUILD_ORDER[1:],
-        f.listing("orders", *BUILD_ORDER, required=False, max=MAX_ORDERS),
-    ],
+    fields=_order_fields(
+        offers.buildable_deeds,
+        f.amount("price", description="per building, when the banker auctioned them"),
+    ),
     basis=BuildingsBasis,
 )
 def buy_buildings(d: Draft[BuildingsBasis], body: Body) -> None:
@@ -238,11 +234,10 @@ def _unit_price(d: Draft, deed: Deed, order: Body, printed: int) -> int:
         "no_houses_left",
         "uneven_building",
     ],
-    fields=[
-        f.deed(required=False, offer=offers.built_deeds),
-        *SELL_ORDER[1:],
-        f.listing("orders", *SELL_ORDER, required=False, max=MAX_ORDERS),
-    ],
+    fields=_order_fields(
+        offers.built_deeds,
+        f.boolean("break_down", description="hotel only: leave the houses it replaced"),
+    ),
     basis=BuildingsBasis,
 )
 def sell_buildings(d: Draft[BuildingsBasis], body: Body) -> None:

@@ -10,6 +10,7 @@ from typing import NotRequired, TypedDict
 from ledger import rules
 from ledger.draft import Body, Draft, names, option, whole
 from ledger.errors import InvalidField, RuleViolation
+from ledger.ruleset import Deed
 from ledger.transactions import form as f
 from ledger.transactions import offers
 from ledger.transactions.declare import TransactionRecorded, transaction
@@ -64,6 +65,12 @@ class AuctionBasis(TypedDict):
     bid: int
     seller: str
     printed_price: int | None
+
+
+class EnteredRent(TypedDict):
+    """The rent the banker entered for a plot or a central plot."""
+
+    entered_rent: int
 
 
 class RentBasis(TypedDict):
@@ -230,22 +237,31 @@ def pay_rent(d: Draft[RentBasis], body: Body) -> None:
     if turn is not None and turn != payer:
         raise RuleViolation("claim_window_closed", turn=turn, payer=payer)
     multiplier = whole(body, "multiplier", 1, 10, default=1)
+    rent, figures = _rent_before_multiplier(d, body, deed)
+    amount = rent * multiplier
+    d.pay(payer, owner, amount)
+    d.basis = {
+        "property": deed.slug,
+        "kind": deed.kind,
+        "owner": owner,
+        **figures,
+        "multiplier": multiplier,
+        "rent": amount,
+    }
+    if "entered_rent" in figures:
+        d.basis["entered"] = True
+
+
+def _rent_before_multiplier(
+    d: Draft, body: Body, deed: Deed
+) -> tuple[int, EnteredRent | rules.StreetRent | rules.RailroadRent | rules.UtilityRent]:
+    """The rent of the deed before a card's multiplier, and the figures of the basis it comes
+    from: the banker's for a plot or a central plot, the rules' for the others."""
     if deed.kind in ("plot", "central"):
         # The box's RENT table is not in the rule set: the banker enters the rent, which a
         # card's multiplier multiplies as it does a computed rent.
         entered = whole(body, "amount")
-        amount = entered * multiplier
-        d.pay(payer, owner, amount)
-        d.basis = {
-            "property": deed.slug,
-            "kind": deed.kind,
-            "owner": owner,
-            "entered_rent": entered,
-            "multiplier": multiplier,
-            "rent": amount,
-            "entered": True,
-        }
-        return
+        return entered, {"entered_rent": entered}
     if body.get("amount") is not None:
         raise InvalidField("amount", "this rule set computes the rent; leave it out")
     basis: rules.StreetRent | rules.RailroadRent | rules.UtilityRent
@@ -257,16 +273,7 @@ def pay_rent(d: Draft[RentBasis], body: Body) -> None:
         if body.get("dice") is None:
             raise InvalidField("dice", "the dice total is required for utility rent")
         basis = rules.utility_rent(d.rs, d.state, deed, whole(body, "dice", 2, 12))
-    amount = basis["base_rent"] * multiplier
-    d.pay(payer, owner, amount)
-    d.basis = {
-        "property": deed.slug,
-        "kind": deed.kind,
-        "owner": owner,
-        **basis,
-        "multiplier": multiplier,
-        "rent": amount,
-    }
+    return basis["base_rent"], basis
 
 
 @transaction(
