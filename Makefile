@@ -109,7 +109,7 @@ check: $(BIN)/python
 	$(MAKE) --no-print-directory check-console
 
 # The console's JavaScript type-checked by TypeScript from its JSDoc (checkJs; no build step for
-# the console), and none of its functions over 60 lines (long-functions.mjs):
+# the console), none of its functions over 60 lines and each said in its JSDoc (functions.mjs):
 # tools/console-check pins TypeScript, installed there by npm ci (from the registry or npm's
 # cache) when its lock is newer than what is installed. Needs Node.js and npm.
 CONSOLE_CHECK := tools/console-check
@@ -117,7 +117,7 @@ check-console:
 	@cd $(CONSOLE_CHECK) && { [ node_modules/.package-lock.json -nt package-lock.json ] || \
 		npm ci --ignore-scripts --no-audit --no-fund --silent; }
 	node $(CONSOLE_CHECK)/node_modules/typescript/bin/tsc -p $(CONSOLE_CHECK)
-	node $(CONSOLE_CHECK)/long-functions.mjs
+	node $(CONSOLE_CHECK)/functions.mjs
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info .pytest_cache .mypy_cache .ruff_cache

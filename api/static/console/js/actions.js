@@ -18,12 +18,14 @@ import {auctionDialog, tradeDialog, iouDialog, bankruptcyDialog} from './deals.j
 
 // -- payments -----------------------------------------------------------------------------
 
+/** A payment between accounts, preset from `player` to the Bank (or from the Bank to a player). */
 export function payDialog(ctx, player) {
   const other = ctx.activePlayers().find((p) => p.id !== player);
   moveDialog(ctx, txnDialog, 'payment', {from: player, to: player === 'bank' ? other?.id : 'bank'},
     {title: t('a_payment'), testid: 'quote', basis: false, record: t('record_payment'), recordTestid: 'record-payment'});
 }
 
+/** The rent a player pays on the deed landed on, the amount the server's quote. */
 export function rentDialog(ctx, payer) {
   // The deeds held are the move's choices; the dice or the amount only when the server asks
   // for them (a utility, a rent the box prints and the rule set does not).
@@ -41,6 +43,7 @@ export function rentDialog(ctx, payer) {
 
 // -- deeds --------------------------------------------------------------------------------
 
+/** A player buying one of the Bank's deeds, at the price the server quotes. */
 export function buyDialog(ctx, player) {
   // The Bank's deeds are the move's choices; the price only where the server asks for it.
   moveDialog(ctx, txnDialog, 'buy', {player}, {title: t('a_buy'), testid: 'buy-quote', record: t('buy'),
@@ -84,6 +87,7 @@ function quotedChoice(ctx, form, payload, account, small, {testid, showWorth = f
   return btn;
 }
 
+/** A player's taxes, each way of paying one a button with the server's figure. */
 export function taxDialog(ctx, player) {
   // The taxes the game charges and the ways the income tax may be paid are the move's
   // choices (its rule set's and its options'); each way is a button with the server's figure.
@@ -111,6 +115,7 @@ export function taxDialog(ctx, player) {
   });
 }
 
+/** A card a player drew: its effect picked as the server declares the card, its figures quoted. */
 export function cardDialog(ctx, player) {
   // Its effects and the figures each takes are the server's declaration of the card (moves.js).
   moveDialog(ctx, txnDialog, 'card', {player}, {title: t('a_card'), testid: 'card-quote',
@@ -137,6 +142,7 @@ export function allMovesDialog(ctx) {
   }, {wide: true});
 }
 
+/** A player's jail: sent there, or out by the fine, by doubles, or by a jail card used or drawn. */
 export function jailDialog(ctx, player) {
   const p = ctx.byId.get(player);
   txnDialog(ctx, `${t('a_jail')}: ${p.name}`, (body, form) => {
@@ -166,6 +172,7 @@ export function jailDialog(ctx, player) {
 
 // -- Millionaire Elite -----------------------------------------------------------------------
 
+/** A player's shares bought or sold (Millionaire Elite), through a broker where one is named. */
 export function sharesDialog(ctx, player) {
   // The broker and the commission are the declaration's optional fields, left empty for a
   // trade at the Bank's counter.
@@ -174,6 +181,7 @@ export function sharesDialog(ctx, player) {
       t('shares_held', {name: ctx.name(player), held: ctx.shares(player), shares: plural(ctx.shares(player), 'cnt_shares'), price: ctx.money(ctx.sharePrice() ?? 0)}))]});
 }
 
+/** The share price moved by a die's points up or down, each step showing the price it leads to. */
 export function sharePriceDialog(ctx) {
   txnDialog(ctx, t('a_share_price'), (body, form) => {
     body.append(h('p', {}, `${t('share_price')}: ${ctx.money(ctx.sharePrice() ?? 0)}`));
@@ -197,6 +205,7 @@ export function sharePriceDialog(ctx) {
   }, {wide: true});
 }
 
+/** A player's round tax (Millionaire Elite), the plot tax read off the box. */
 export function roundTaxDialog(ctx, player) {
   const p = ctx.byId.get(player);
   moveDialog(ctx, txnDialog, 'round_tax', {}, {title: t('a_round_tax'), testid: 'round-tax-quote',
@@ -206,6 +215,7 @@ export function roundTaxDialog(ctx, player) {
       p.tax_exempt ? h('p', {class: 'ok'}, t('tax_exempt_now')) : null]});
 }
 
+/** A player's insurance policies (Millionaire Elite), each bought, used or returned. */
 export function insuranceDialog(ctx, player) {
   // The policies are the move's choices (the rule set's colours).
   const policies = ctx.inPolicyOrder(ctx.choices('insurance', 'policy'));
@@ -229,6 +239,7 @@ export function insuranceDialog(ctx, player) {
   });
 }
 
+/** A player's stake at the jackpot (Millionaire Elite), with the kitty as it stands. */
 export function jackpotDialog(ctx, player) {
   moveDialog(ctx, txnDialog, 'jackpot', {player, payout: 0}, {title: t('a_jackpot'), testid: 'jackpot-quote',
     record: t('record_jackpot'), intro: () => [h('p', {}, `${ctx.name('pot')}: ${ctx.money(ctx.game.balances.pot ?? 0)}`)]});
@@ -236,6 +247,7 @@ export function jackpotDialog(ctx, player) {
 
 // -- the game ------------------------------------------------------------------------------
 
+/** Ending the game: the standings it would end with, or the refusal (open disputes). */
 export function finishDialog(ctx) {
   // The standings the game would end with now, as the server ranks them; or its refusal
   // (open disputes: the way to settle them first), and then nothing to finish with.
@@ -284,6 +296,7 @@ function renameRefusal(ctx, player, problem, max) {
   return t('rename_bad', {max: max ?? 40});
 }
 
+/** Voiding a recorded transaction: what it would move back, or why it cannot be, and the reason. */
 export function voidDialog(ctx, txn, summary) {
   // What voiding it would move back (or why it cannot be voided), before the reason is typed.
   // The reason comes filled in with the usual one, for the banker to keep or change.
@@ -354,6 +367,7 @@ export function actionSheet(ctx, player) {
   }, {wide: true});
 }
 
+/** What a player could raise, itemised by the server. */
 export function liquidationDialog(ctx, player) {
   modal(t('what_can_raise', {name: ctx.name(player)}), (body) => {
     const slot = h('div', {}, h('p', {class: 'muted'}, t('loading')));

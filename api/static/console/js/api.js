@@ -60,6 +60,7 @@ export function replacedToken(status, body) {
   return status === 401 && Boolean(body && body.replaced);
 }
 
+/** The REST API as the console calls it, with one token: the banker's, a player's, or none. */
 export class Api {
   /** `via`: where the requests go (transport.js): the page's own bank unless told. */
   constructor(token = null, via = send) {
@@ -128,20 +129,26 @@ export class Api {
     }
   }
 
+  /** The data a GET of `path` answers. */
   async get(path) {
     return (await this.call('GET', path)).data;
   }
 
+  /** The server's rule sets, to choose a new game's from. */
   rulesets() { return this.get('/rulesets'); }
+  /** One of the server's rule sets by its name, the whole document. */
   ruleset(name) { return this.get(`/rulesets/${encodeURIComponent(name)}`); }
+  /** Every parameter a rule set may give, as the server publishes them (for a banker's own box). */
   parameters() { return this.get('/parameters'); }
   /** The game's own rule set: a built-in one or the game's own document. */
   gameRuleset(id) { return this.get(`/games/${id}/ruleset`); }
 
+  /** A new game; `key`, its Idempotency-Key, makes a repeat of the request create it once. */
   async createGame(body, key) {
     return (await this.call('POST', '/games', {body, key})).data;
   }
 
+  /** The game's state now, or as it stood after transaction `seq`. */
   game(id, seq) {
     return this.get(`/games/${id}${seq === undefined || seq === null ? '' : `?seq=${seq}`}`);
   }
@@ -175,6 +182,7 @@ export class Api {
     return (await this.call('POST', `/games/${id}/transactions?dry_run=true`, {body})).data;
   }
 
+  /** The game's log, oldest first, page after page; `filters` narrow it (type, account, deed). */
   async transactions(id, filters = {}) {
     const items = [];
     let after = null;
@@ -199,17 +207,21 @@ export class Api {
   /** What the game can record now, as the server declares it (moves.js). */
   moves(id) { return this.get(`/games/${id}/moves`); }
 
+  /** An account's statement: every posting of it, with the running balance. */
   statement(id, account) {
     return this.get(`/games/${id}/accounts/${encodeURIComponent(account)}/statement`);
   }
 
+  /** What a player could raise, itemised by the server (buildings sold, deeds mortgaged). */
   liquidation(id, player) {
     return this.get(`/games/${id}/players/${encodeURIComponent(player)}/liquidation`);
   }
 
+  /** The game walked from its start: each transaction with every balance and net worth after it. */
   replay(id) { return this.get(`/games/${id}/replay`); }
   /** The game's statistics now, or as of `seq` (docs/api.md "Statistics"). */
   stats(id, seq = null) { return this.get(`/games/${id}/stats${seq === null ? '' : `?seq=${seq}`}`); }
+  /** The server's check of the game's hash chain: whether the log holds, and its head. */
   verify(id) { return this.get(`/games/${id}/verify`); }
 
   /** The game's file: the server's export as it wrote it, {text, type} (a heavy read: it may

@@ -37,6 +37,7 @@ main.before(outboxSlot);
 
 // A game's rule set never changes: asked once per game (a custom box has no public name).
 const rulesetCache = new Map();
+/** A game's rule set, asked of the server once per game and kept in rulesetCache. */
 async function gameRuleset(api, id) {
   if (!rulesetCache.has(id)) rulesetCache.set(id, await api.gameRuleset(id));
   return rulesetCache.get(id);
@@ -46,10 +47,12 @@ let current = null; // the GameContext on screen
 
 // -- routing -------------------------------------------------------------------------------
 
+/** The parts of the page's address after its # (g, the game's id, its screen...), each decoded. */
 function parseRoute() {
   return routeParts(location.hash);
 }
 
+/** The parts of a route's fragment (#/g/<id>/history), each decoded. */
 function routeParts(fragment) {
   return fragment.replace(/^#\/?/, '').split('/').filter(Boolean).map(decodeURIComponent);
 }
@@ -98,6 +101,7 @@ async function route(link = null) {
   }
 }
 
+/** The top bar: the game's name, the tabs of its screens, the language and theme switches. */
 function topbar(ctx, view) {
   document.title = ctx ? `${ctx.game.name} · tablebank` : 'tablebank';
   const nav = ctx ? h('nav', {'aria-label': t('sections')}, h('ul', {},
@@ -448,6 +452,7 @@ function bankerLinkReplaced(event) {
 
 access.addEventListener('replaced', bankerLinkReplaced);
 
+/** Stops following the stream of the game on screen; the banner follows none. */
 function unfollow() {
   if (live) live.stop();
   live = null;
@@ -469,6 +474,7 @@ async function catchUp(ctx, {anyScreen = false} = {}) {
   if (current === ctx && (anyScreen || onTable(ctx))) redrawWhenFree();
 }
 
+/** Whether the page shows this game's table now. */
 function onTable(ctx) {
   const parts = parseRoute();
   return parts[0] === 'g' && parts[1] === ctx.id && (!parts[2] || parts[2] === 'table');
@@ -522,6 +528,7 @@ function kept({unexpected}, outbox) {
   sent();
 }
 
+/** Draws the game's moves waiting to be sent above every screen (none for no game). */
 function showOutbox(ctx) {
   if (undrawOutbox) undrawOutbox();
   undrawOutbox = null;
@@ -544,11 +551,13 @@ function bannerMore(state) {
 // The table as this device last saw it, for a reload without a server.
 const SNAPSHOT = 'snapshot.';
 
+/** Keeps the table as seen now (game, rule set, moves) on this device, for a reload offline. */
 function keepSnapshot(ctx, ruleset = ctx.board.rs) {
   if (!store.game(ctx.id)) return; // forgotten on this device: an answer coming late keeps nothing
   store.set(SNAPSHOT + ctx.id, JSON.stringify({game: ctx.game, ruleset, moves: ctx.movesAnswer || null}));
 }
 
+/** The table as this device last saw a game, or null where none is kept (or it cannot be read). */
 function snapshot(id) {
   try {
     const snap = JSON.parse(store.get(SNAPSHOT + id) || 'null');
@@ -599,6 +608,7 @@ async function redrawFresh(ctx) {
   redraw();
 }
 
+/** The basis of a recorded rent, IOU passed on, income tax or trade, in a line for its toast. */
 function basisSummary(ctx, txn) {
   const b = txn.basis || {};
   if (txn.type === 'rent') {
@@ -624,6 +634,7 @@ function basisSummary(ctx, txn) {
   return '';
 }
 
+/** The screen drawn again, now or once the dialog open now closes. */
 function redraw() {
   redrawWhenFree();
 }

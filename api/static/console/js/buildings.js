@@ -19,6 +19,7 @@ function refusedNote(ctx, problem) {
 }
 
 /**
+ * A player's deeds, each mortgaged or lifted at the server's figure (or a price typed).
  * @param {*} ctx
  * @param {*} player
  * @param {{pending?: any}} [options]
@@ -168,12 +169,14 @@ function priceField(form) {
   const hint = row.querySelector('.hint');
   const more = h('details', {}, h('summary', {}, t('more_fields')), row);
   return {input, slot, more,
+    /** Brings the price field out of "More" up to the top, saying that the server asks for it. */
     ask() {
       if (slot.contains(row)) return;
       replace(hint, t('price_per_building_asked'));
       slot.append(row);
       more.hidden = true;
     },
+    /** A build's orders with the price typed in them, if any; undefined when it is no amount. */
     withPrice(orders) {
       if (!input.value.trim()) return orders;
       const p = amountOf(input, form.errorBox);

@@ -11,6 +11,7 @@ import {moveDialog, moveBody} from './moves.js';
 import {txnDialog, recordOnce, amountOf, typed, accountSelect} from './dialog.js';
 
 /**
+ * A deed sold at auction: the deed (or `deedPreset`), the winner and the bid.
  * @param {*} ctx
  * @param {*} [deedPreset]
  * @param {{done?: Function}} [options]
@@ -159,11 +160,13 @@ function tradeLeg(ctx, fromId, toId, {changed, remove}) {
         drawPick();
       }
     },
+    /** The leg as the trade's request takes it: from, to, cash, deeds and jail cards. */
     body() {
       const c = cash.value.trim() ? Number(cash.value) : 0;
       return {from: from.value, to: to.value, ...(c ? {cash: c} : {}), ...(deeds.length ? {properties: deeds} : {}),
         ...(cards.length ? {jail_cards: cards} : {})};
     },
+    /** The leg in words ("Bob → Cy: $20, Boardwalk"), or null while it gives nothing. */
     describe() {
       const parts = [...(Number(cash.value) ? [ctx.money(Number(cash.value))] : []), ...deeds.map((id) => ctx.deedName(id)),
         ...cards.map((deck) => t('jail_card_of', {deck: t(`deck_${deck}`)}))];
@@ -236,6 +239,7 @@ async function recordNext(ctx, body) {
   }
 }
 
+/** Open IOUs, each to repay in part or in full, pass on to a third player, or forgive. */
 export function iouList(ctx, ious, form) {
   return h('ul', {class: 'ious'}, ious.map((iou) => {
     const repay = numberInput({name: 'amount', min: 1, value: iou.outstanding, 'aria-label': t('repay_amount')});
@@ -262,6 +266,7 @@ export function iouList(ctx, ious, form) {
   }));
 }
 
+/** Every open IOU of the game, each to repay, pass on or forgive from here. */
 export function iousDialog(ctx) {
   txnDialog(ctx, t('open_ious'), (body, form) => {
     body.append(iouList(ctx, (ctx.game.ious || []).filter((i) => i.outstanding > 0), form));

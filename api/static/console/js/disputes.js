@@ -41,6 +41,7 @@ export function openDisputeAbout(ctx, seq) {
   return disputesOf(ctx).find((d) => d.about === seq && d.status === 'open') || null;
 }
 
+/** Who raised a dispute, by name: the banker or a player. */
 function who(ctx, by) {
   return by === 'banker' ? t('banker') : ctx.name(by);
 }
@@ -318,6 +319,7 @@ export function playerDisputes(ctx, {me, intents, after}) {
   return section;
 }
 
+/** A player's disputes and, while the game goes on, his transactions to dispute. */
 function playerContent(ctx, items, {me, intents, after}) {
   const mine = new Set(items.map((x) => x.seq));
   const disputes = disputesOf(ctx).filter((d) => d.by === me || mine.has(d.about));

@@ -32,6 +32,8 @@ export function h(tag, attrs = {}, ...children) {
   return el;
 }
 
+/** Appends children to an element, arrays flattened: nodes as they are, the rest as text.
+ * Null, undefined and false are left out. */
 export function append(el, children) {
   for (const child of children.flat(Infinity)) {
     if (child === null || child === undefined || child === false) continue;
@@ -40,11 +42,13 @@ export function append(el, children) {
   return el;
 }
 
+/** Empties an element of its children. */
 export function clear(el) {
   while (el.firstChild) el.firstChild.remove();
   return el;
 }
 
+/** An element's children replaced by new ones, taken as append takes them. */
 export function replace(el, ...children) {
   clear(el);
   return append(el, children);
@@ -65,11 +69,13 @@ export function field(labelText, control, hint) {
   return h('div', {class: 'field'}, h('label', {for: control.id}, labelText), control, hintEl);
 }
 
+/** A <select> of [value, text] options, `value` the one selected. */
 export function select(options, value, attrs = {}) {
   return h('select', attrs, options.map(([v, text]) =>
     h('option', {value: v, selected: String(v) === String(value)}, text)));
 }
 
+/** An input for a whole number, with a phone's number keypad. */
 export function numberInput(attrs = {}) {
   return h('input', {type: 'number', inputmode: 'numeric', step: 1, ...attrs});
 }
@@ -110,6 +116,7 @@ const root = document.documentElement;
 let docked = 0; // px: the dock's height the page makes room for
 let padded = 0; // px: room added at the page's foot, so that a short page can scroll on too
 
+/** Makes room above the page for the dock at its new height, the screen's view kept in place. */
 function fitDock(height) {
   height = Math.round(height);
   if (height === docked) return;
@@ -162,6 +169,7 @@ let traversing = false; // a history.go() of our own on its way: its popstate is
 
 const openCount = () => openDialogs.filter((d) => d.open).length;
 
+/** Brings the dialogs' history entries in line with the dialogs open (pushed or taken back). */
 function syncHistory() {
   syncing = false;
   if (traversing) return; // again once it has arrived
@@ -185,6 +193,7 @@ function syncHistory() {
   }
 }
 
+/** Syncs the dialogs' history entries once, after what runs now. */
 function queueSync() {
   if (syncing) return;
   syncing = true;
@@ -252,6 +261,7 @@ export function modal(title, build, {wide = false} = {}) {
   return dialog;
 }
 
+/** A moment (ISO text) as a short date and time in `locale`, or the text as it came. */
 export function fmtTime(iso, locale) {
   try {
     return new Date(iso).toLocaleString(locale, {dateStyle: 'short', timeStyle: 'medium'});

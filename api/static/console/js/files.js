@@ -77,6 +77,7 @@ export function keepGameSection(ctx) {
     status);
 }
 
+/** Why the game's file did not come: busy or no server (try again), else the refusal. */
 function exportProblem(ctx, err, again) {
   if (err.code === 'busy') return tryAgain(t('fi_busy', {s: seconds(err)}), again);
   if (err.status === 0 || err.status >= 502) return tryAgain(t('fi_offline_export'), again);

@@ -9,6 +9,7 @@ import {voidFromHistory, historyNote, readable} from './disputes.js';
 import {fairplayCard} from './fairplay.js';
 
 /**
+ * The History screen: the log and its filters, a statement, the log's check, fair play.
  * @param {*} ctx
  * @param {*} main
  * @param {{account?: string, stale?: () => boolean}} [options]
@@ -71,6 +72,7 @@ export async function historyScreen(ctx, main, {account, stale = () => false} = 
   await Promise.all([draw(), drawStatement()]);
 }
 
+/** One transaction of the log: a row opening to its details, the table as of it, a void. */
 function row(ctx, txn) {
   const {title, moves} = describeTxn(ctx, txn);
   const details = h('details', {class: `txn${txn.voided_by ? ' voided' : ''}`, dataset: {seq: String(txn.seq)}},

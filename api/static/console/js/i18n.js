@@ -453,6 +453,7 @@ export const LANGUAGES = [
 ];
 const BY_CODE = Object.fromEntries(LANGUAGES.map((language) => [language.code, language]));
 
+/** The console's first language: the one chosen here, else the browser's, else English. */
 function detect() {
   const chosen = store.get('lang');
   if (chosen && BY_CODE[chosen]) return chosen;
@@ -466,9 +467,12 @@ function detect() {
 let current = detect();
 const listeners = [];
 
+/** The console's language now, its code. */
 export function lang() { return current; }
+/** The locale of the console's language now (en-US, ru-RU, pl-PL), for Intl. */
 export function locale() { return BY_CODE[current].locale; }
 
+/** Switches the console to language `code`, kept on this device; each listener is told. */
 export function setLang(code) {
   if (!BY_CODE[code]) return;
   current = code;
@@ -477,6 +481,7 @@ export function setLang(code) {
   listeners.forEach((fn) => fn(code));
 }
 
+/** Calls `fn(code)` each time the console's language changes. */
 export function onLangChange(fn) { listeners.push(fn); }
 
 /** The page's language attribute, and the one text the static HTML carries (the skip link). */
@@ -493,10 +498,12 @@ export function t(key, params = {}, fallback) {
   return text.replace(/\{(\w+)\}/g, (m, name) => (name in params ? String(params[name]) : m));
 }
 
+/** A transaction type's name in the console's language (else the type's code in words). */
 export function typeLabel(type) {
   return t(`ty_${type}`, {}, type.replaceAll('_', ' '));
 }
 
+/** A rule set's title in the console's language, else the title the server gives, else its name. */
 export function rulesetTitle(name, title) {
   return t(`rs_${name}`, {}, title || name);
 }

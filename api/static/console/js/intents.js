@@ -27,6 +27,7 @@ export function signature(body) {
   return JSON.stringify(canonical(body));
 }
 
+/** This tab's sessionStorage, or null where the browser blocks it. */
 function storage() {
   try {
     return globalThis.sessionStorage || null;
@@ -35,6 +36,7 @@ function storage() {
   }
 }
 
+/** One game's moves on their way or just recorded, each with its key, kept by this tab. */
 export class Intents {
   constructor(gameId, now = () => Date.now()) {
     this.name = PREFIX + gameId;
@@ -43,6 +45,7 @@ export class Intents {
     this.sending = new Set(); // signatures with a request on its way from this page
   }
 
+  /** The game's intents as this tab keeps them, those past their time left out. */
   read() {
     const s = storage();
     let all = this.memory;
@@ -57,6 +60,7 @@ export class Intents {
     return all;
   }
 
+  /** Keeps the game's intents in the page and this tab's storage (the page alone if it refuses). */
   write(all) {
     this.memory = all;
     const s = storage();

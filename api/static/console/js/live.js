@@ -28,6 +28,7 @@ const MAX_RETRY_AFTER_S = 60;
 // What a server without the stream answers: poll it instead.
 const NO_STREAM = new Set([404, 405, 501]);
 
+/** A server without the event stream (404, 405, 501): the game is polled instead. */
 class NoStream extends Error {}
 
 /** The token was replaced (a new link for its role): no stream will open with it again. */
@@ -62,6 +63,7 @@ export class SseParser {
     this.data = [];
   }
 
+  /** Reads the next chunk of the stream, line by line; a line cut off waits for the next. */
   push(chunk) {
     let text = this.pending + chunk;
     if (this.afterCR && text.startsWith('\n')) text = text.slice(1);
@@ -80,6 +82,7 @@ export class SseParser {
     this.pending = text.slice(start);
   }
 
+  /** Reads one line: a field of the event under way, a comment, or the blank line ending it. */
   line(line) {
     if (line === '') {
       if (this.data.length) this.onEvent({id: this.lastId, event: this.event || 'message', data: this.data.join('\n')});
@@ -134,6 +137,7 @@ export class Live {
     return () => this.listeners.delete(fn);
   }
 
+  /** Sets the stream's state (connecting, live, reconnecting, offline); listeners are told. */
   setState(state) {
     if (state === this.state) return;
     const previous = this.state;
@@ -141,6 +145,7 @@ export class Live {
     for (const fn of [...this.listeners]) fn(state, previous);
   }
 
+  /** Starts following the game, trying again at once when the network or the page is back. */
   start() {
     window.addEventListener('online', this.online);
     document.addEventListener('visibilitychange', this.online);
@@ -148,6 +153,7 @@ export class Live {
     return this;
   }
 
+  /** Stops following the game for good: the connection, any pause, every listener. */
   stop() {
     this.stopped = true;
     window.removeEventListener('online', this.online);
@@ -165,6 +171,7 @@ export class Live {
     wake();
   }
 
+  /** Waits `ms` before the next try, or less when kick() wakes it. */
   pause(ms) {
     return new Promise((resolve) => {
       const timer = setTimeout(() => { this.wake = null; resolve(); }, ms);
@@ -172,6 +179,7 @@ export class Live {
     });
   }
 
+  /** Keeps the stream open until stopped, backing off after failed tries, or polls instead. */
   async run() {
     while (!this.stopped) {
       let opened = false;
@@ -246,6 +254,7 @@ export class Live {
     return Date.now() - opened;
   }
 
+  /** Hands each new transaction of the stream to `onTransaction`, once and in order. */
   deliver(ev) {
     if (ev.event !== 'transaction' || this.stopped) return;
     let txn;

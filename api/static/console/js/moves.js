@@ -109,6 +109,7 @@ export function moveBody(ctx, type, values) {
 const INVALID = Symbol('invalid');
 
 /**
+ * The input of one field of a move's declaration, as its kind asks, `preset` in it.
  * @param {*} ctx
  * @param {*} f
  * @param {*} preset
@@ -188,6 +189,7 @@ function maxOf(ctx, f) {
   return f.kind === 'seq' ? Math.max(f.max ?? 0, ctx.game.last_seq) : f.max;
 }
 
+/** A field's value for the request: null when left empty, INVALID when no number it takes. */
 function read(f, el, ctx) {
   if (el.tiles) {
     const picked = el.selected();

@@ -43,6 +43,8 @@ class Connection extends EventTarget {
     this.changed();
   }
 
+  /** Whether the last request got an answer, for the banner.
+   * The server back wakes the stream; away with no stream, it is probed until back. */
   answered(up) {
     if (up === !this.requestsDown) return;
     this.requestsDown = !up;
@@ -67,6 +69,7 @@ class Connection extends EventTarget {
     this.probing = false;
   }
 
+  /** Tells the banner (each listener) that the connection may have changed. */
   changed() {
     this.dispatchEvent(new Event('change'));
   }
@@ -94,6 +97,7 @@ export function showBanner(more = () => null) {
   drawBanner();
 }
 
+/** The banner drawn again for the connection now (nothing while all is well). */
 export function drawBanner() {
   if (!slot) return;
   const state = connection.state;

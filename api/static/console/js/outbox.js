@@ -27,6 +27,7 @@ export function keepable(err) {
   return unreachable(err) || Boolean(err && err.code === 'idempotency_in_progress');
 }
 
+/** The moves of one game waiting on this device to be sent, and those refused when sent. */
 export class Outbox extends EventTarget {
   /**
    * The outbox of one game. `onSent(entry, txn)`: a waiting move was recorded (or its key
@@ -65,6 +66,8 @@ export class Outbox extends EventTarget {
     return this.memory;
   }
 
+  /** Keeps the entries on this device (the page alone if storage refuses); listeners are told.
+   * Nothing once the game is forgotten here. */
   write(entries) {
     if (this.discarded) return; // the game is forgotten here: an answer coming late keeps nothing
     this.memory = entries;
@@ -78,6 +81,7 @@ export class Outbox extends EventTarget {
     this.dispatchEvent(new Event('change'));
   }
 
+  /** The moves still waiting to be sent, oldest first. */
   waiting() { return this.entries().filter((e) => e.state === 'waiting'); }
 
   /** Whether the same move is waiting already. */
@@ -86,6 +90,7 @@ export class Outbox extends EventTarget {
     return this.waiting().some((e) => signature(e.body) === sig);
   }
 
+  /** Puts a move at the end of the list under its key, unless that key is there already. */
   add(body, key) {
     const entries = this.entries();
     if (!entries.some((e) => e.key === key)) entries.push({key, body, at: new Date().toISOString(), state: 'waiting'});
@@ -147,6 +152,8 @@ export class Outbox extends EventTarget {
     return this.flushing;
   }
 
+  /** Sends the waiting moves one at a time, oldest first, until none is left or no answer comes.
+   * A refused one stays in the list with the server's reason. */
   async send() {
     for (;;) {
       if (this.direct) await this.direct;
@@ -174,6 +181,7 @@ export class Outbox extends EventTarget {
     }
   }
 
+  /** Tries the waiting moves again after a pause that doubles each time, up to RETRY_MAX_MS. */
   retryLater() {
     if (this.discarded) return;
     this.dispatchEvent(new Event('change'));

@@ -45,6 +45,7 @@ let live = null; // the game's stream, while the page follows it
 let forgotten = null; // the player's and the game's names once this device forgot the link
 let replacedBy = null; // the game's name once the server said this link was replaced
 
+/** The player's top bar: the game's name once known, the language and theme switches. */
 function topbar() {
   replace(top, h('div', {class: 'brand-row'},
     h('span', {class: 'brand'}, h('img', {src: new URL('../icons/favicon.svg', import.meta.url).href, alt: '', width: 24, height: 24}), ' tablebank'),
@@ -52,6 +53,7 @@ function topbar() {
     langSwitch(), themeSwitch()));
 }
 
+/** The game, its moves and the player's statement, when the game changed; false when not. */
 async function load() {
   if (forgotten) return false; // an answer on its way when the device forgot the link: dropped
   const answer = await api.gameIfChanged(gameId, etag);
@@ -80,6 +82,7 @@ async function load() {
 // id, so that forgetting the game or this player's link forgets it too (store.js).
 const SEEN = `seen.${me}.${gameId}`;
 
+/** Keeps what the player's page shows now on this device, for a reload without a server. */
 function keepSeen() {
   if (forgotten || !ctx) return;
   store.set(SEEN, JSON.stringify({game: ctx.game, ruleset: ctx.board.rs, statement}));
@@ -102,6 +105,7 @@ function showSeen() {
   return true;
 }
 
+/** Draws the player's page: his money, deeds, payment, statement, disputes, the others. */
 function draw() {
   setDocumentLang();
   if (forgotten) {
@@ -350,6 +354,7 @@ function update() {
   return updating;
 }
 
+/** Follows the game's stream: each transaction, and a return after a gap, loads the game again. */
 function follow() {
   live = new Live(api, gameId, {
     after: ctx.game.last_seq,
@@ -368,6 +373,7 @@ function pause(ms) {
   return new Promise((resolve) => {
     const back = () => { if (connection.state === 'online') done(); };
     const timer = setTimeout(() => done(), ms);
+    /** Ends the pause: the timer and the listener gone, the promise resolved. */
     function done() {
       clearTimeout(timer);
       connection.removeEventListener('change', back);
@@ -379,6 +385,8 @@ function pause(ms) {
 
 let started = false;
 
+/** Opens the player's page: the game once the server answers, then its stream followed.
+ * Meanwhile the table as last seen is shown, where this device keeps it. */
 async function start() {
   setDocumentLang();
   topbar();

@@ -11,6 +11,7 @@ import {inPocket, sendToServer} from './transport.js';
 
 const LOCAL_ONLY = /^(localhost|.+\.localhost|127(\.\d+){3}|0\.0\.0\.0|\[::1?\])$/i;
 
+/** Whether only this machine reaches an address (localhost, 127.x, ::1): no phone opens it. */
 function localOnly(origin) {
   try {
     return LOCAL_ONLY.test(new URL(origin).hostname);
@@ -199,6 +200,7 @@ export function movedNotice(serverId) {
     h('a', {href: new URL(`/#/g/${serverId}`, window.location.origin).href}, t('open_on_server')));
 }
 
+/** Copies a link from its input to the clipboard, or selects it where there is no clipboard. */
 async function copy(input) {
   try {
     await navigator.clipboard.writeText(input.value);

@@ -33,6 +33,7 @@ self.addEventListener('message', (event) => {
   }
 });
 
+/** Starts the bank once this tab holds it: Pyodide loaded, the PocketBank made from its journal. */
 async function start({runtime, site}) {
   db = await openDb();
   if (navigator.locks) {
@@ -57,6 +58,7 @@ async function start({runtime, site}) {
   self.postMessage({type: 'state', state: 'ready'});
 }
 
+/** Answers the waiting requests one at a time, in order, each once the bank has started. */
 async function drain() {
   if (answering) return;
   answering = true;
@@ -77,6 +79,8 @@ async function drain() {
   }
 }
 
+/** Answers one request, its journal lines kept in IndexedDB before the answer goes back.
+ * Where they cannot be: a 503 storage_unavailable, the bank made again from what is kept. */
 async function handle({method, path, headers, body}) {
   const answer = triple(bank.handle(method, path, JSON.stringify(headers || {}), body ?? undefined));
   const taken = bank.take_writes();
@@ -102,6 +106,7 @@ function triple(proxy) {
   return {status, headers: JSON.parse(headers), body};
 }
 
+/** Opens the bank's IndexedDB, made with its store of journal lines the first time. */
 function openDb() {
   return new Promise((resolve, reject) => {
     const request = indexedDB.open(DB_NAME, 1);
@@ -111,6 +116,7 @@ function openDb() {
   });
 }
 
+/** Every journal line kept in IndexedDB, in the order written. */
 function readAll() {
   return new Promise((resolve, reject) => {
     const request = db.transaction(STORE, 'readonly').objectStore(STORE).getAll();
@@ -119,6 +125,7 @@ function readAll() {
   });
 }
 
+/** Writes journal lines to IndexedDB in one transaction of strict durability. */
 function keep(lines) {
   return new Promise((resolve, reject) => {
     const tx = db.transaction(STORE, 'readwrite', {durability: 'strict'});

@@ -20,6 +20,7 @@ let next = 1;
  * why, when it failed (`detail`). */
 export const pocket = Object.assign(new EventTarget(), {state: 'starting', detail: null});
 
+/** A message of the bank's worker: an answer settles its request, a state goes to the page. */
 function heard(event) {
   const message = event.data;
   if (message.type === 'answer') {
@@ -40,6 +41,7 @@ function heard(event) {
   }
 }
 
+/** Fails every request still waiting for an answer, once the bank's worker has died. */
 function died(event) {
   // The worker died (out of memory, a script that failed to load): no answer will come.
   for (const [, pending] of waiting) pending.reject(new TypeError(`the pocket bank stopped: ${event.message}`));

@@ -43,6 +43,7 @@ export class Quotes {
     return this.answers.get(key);
   }
 
+  /** Waits for a place among the PARALLEL dry runs on their way, and takes it. */
   slot() {
     if (this.running < PARALLEL) {
       this.running += 1;
@@ -51,6 +52,7 @@ export class Quotes {
     return new Promise((resolve) => this.waiting.push(resolve));
   }
 
+  /** Gives a finished dry run's place to the next one waiting, or frees it. */
   release() {
     const next = this.waiting.shift();
     if (next) next();

@@ -30,7 +30,9 @@ export class Board {
     this.groupIndex = new Map([...this.groups.keys()].map((g, i) => [g, i]));
   }
 
+  /** A deed of the rule set by its id. */
   deed(id) { return this.byId.get(id); }
+  /** A deed's name by its id in the page's language; the id itself for no deed of the rule set. */
   name(id) { const d = this.byId.get(id); return d ? d.name : id; }
 
   /** A deed's name in the page's language (the rule set's `names`), else its printed name;
@@ -45,10 +47,12 @@ export class Board {
   /** What the figures count, in the page's language: a currency by language gives its entry
    * for the language, else the English one, else the first. */
   currency() { return currencyLabel(this.rs.currency); }
+  /** The deeds of the group a deed is in, in board order. */
   group(id) { return this.groups.get(this.byId.get(id).group); }
   /** Whether the deed carries houses and hotels, as the server says it (a rule set's answer). */
   buildable(deed) { return Boolean(deed.buildable); }
 
+  /** The deeds `owner` holds in a game's state, in board order. */
   deedsOf(state, owner) {
     return this.deeds.filter((d) => state.properties[d.id] && state.properties[d.id].owner === owner);
   }

@@ -70,6 +70,7 @@ function deedsShown(deeds) {
   return deeds.filter((d) => d.owner !== 'bank' || d.rent_count > 0);
 }
 
+/** The deeds as a table: who holds each, the price paid, the rent collected and how often. */
 function deedsTable(ctx, deeds) {
   return h('div', {class: 'table-scroll'}, h('table', {class: 'balances stats-deeds'},
     h('thead', {}, h('tr', {}, h('th', {scope: 'col'}, t('st_deed')), h('th', {scope: 'col', class: 'num'}, t('st_price_paid')),

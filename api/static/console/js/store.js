@@ -14,6 +14,7 @@ const PREFIX = 'tablebank.';
 const GAMES = () => (inPocket() ? `${PREFIX}pocket.games` : `${PREFIX}games`);
 const PLAY = `${PREFIX}play.`;
 
+/** The games this device keeps as banker, by id (the pocket's apart); none if unreadable. */
 function read() {
   try {
     return JSON.parse(localStorage.getItem(GAMES()) || '{}') || {};
@@ -22,18 +23,22 @@ function read() {
   }
 }
 
+/** Keeps the games this device holds as banker, by id. */
 function write(games) {
   localStorage.setItem(GAMES(), JSON.stringify(games));
 }
 
+/** The games this device keeps as banker, the newest created first. */
 export function games() {
   return Object.values(read()).sort((a, b) => String(b.created || '').localeCompare(String(a.created || '')));
 }
 
+/** What this device keeps of one game as banker (its name, rule set, tokens), or null. */
 export function game(id) {
   return read()[id] || null;
 }
 
+/** Keeps more of a game on this device, merged into what is kept of it; returns the whole entry. */
 export function save(entry) {
   const all = read();
   all[entry.id] = {...(all[entry.id] || {}), ...entry};
@@ -50,12 +55,14 @@ export function saveOnServer(entry) {
   localStorage.setItem(key, JSON.stringify(all));
 }
 
+/** Takes a game off the games this device keeps as banker (the rest of it: forgetGame). */
 export function forget(id) {
   const all = read();
   delete all[id];
   write(all);
 }
 
+/** A text kept under `tablebank.<key>` on this device, else `fallback`. */
 export function get(key, fallback = null) {
   try {
     return localStorage.getItem(`${PREFIX}${key}`) ?? fallback;
@@ -64,6 +71,7 @@ export function get(key, fallback = null) {
   }
 }
 
+/** Keeps a text under `tablebank.<key>` on this device (for this page only if blocked). */
 export function set(key, value) {
   try {
     localStorage.setItem(`${PREFIX}${key}`, value);
@@ -163,11 +171,13 @@ export function forgetPlayerLink(gameId, link, {quiet = false} = {}) {
 const CHANNEL = 'tablebank.device';
 let channel = null;
 
+/** The channel to this browser's other tabs, opened on first use; null where there is none. */
 function open() {
   if (!channel && typeof BroadcastChannel === 'function') channel = new BroadcastChannel(CHANNEL);
   return channel;
 }
 
+/** Tells this browser's other tabs what was forgotten here. */
 function announce(message) {
   try { open()?.postMessage(message); } catch { /* no channel: this tab only */ }
 }

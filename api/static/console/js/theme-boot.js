@@ -13,6 +13,7 @@
   const darkScheme = window.matchMedia('(prefers-color-scheme: dark)');
   let chosenHere = null; // the choice of this page, where the device's storage refuses it
 
+  /** The theme chosen (auto, light or dark): this page's, else this device's, else auto. */
   function choice() {
     if (chosenHere) return chosenHere;
     try {
@@ -23,6 +24,7 @@
     }
   }
 
+  /** Puts the chosen theme in force on the page and its metas; an event when it changed. */
   function apply() {
     const chosen = choice();
     const theme = chosen === 'auto' ? (darkScheme.matches ? 'dark' : 'light') : chosen;

@@ -44,6 +44,8 @@ function nextAfter(ctx, from) {
 }
 
 /**
+ * A one-tap button giving `player` the turn; null where the game offers him none.
+ * It is shut for a moment after a turn is recorded.
  * @param {*} ctx
  * @param {*} player
  * @param {*} label

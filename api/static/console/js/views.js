@@ -18,6 +18,7 @@ export class GameContext {
     this.setGame(game);
   }
 
+  /** Takes the game's state as the server sent it, its players indexed by id. */
   setGame(game) {
     this.game = game;
     this.players = game.players;
@@ -44,6 +45,7 @@ export class GameContext {
 
   /** Whether the game records moves of `type` now (the server says). */
   can(type) { return Boolean(this.moves && this.moves.has(type)); }
+  /** The declaration of a move the game can record now, by type; null when not offered. */
   move(type) { return (this.moves && this.moves.get(type)) || null; }
   /** The choices the server gives a move's field now (none: the move is not offered); a
    * field of a list's items by its path (`legs.from`: a trade leg's giver). */
@@ -60,6 +62,7 @@ export class GameContext {
   /** Whether a transaction of `type` may be voided at all (the server's declarations). */
   voidable(type) { return Boolean(this.notVoidable) && !this.notVoidable.has(type); }
 
+  /** An account's name on a screen: a player's, the Bank, the pot (or the jackpot's kitty). */
   name(account) {
     if (account === 'bank') return t('bank');
     // A pot the rule set seeds at the start is the jackpot's kitty (Millionaire Elite).
@@ -68,7 +71,9 @@ export class GameContext {
     return p ? p.name : account;
   }
 
+  /** An amount in the console's language, with the game's currency. */
   money(amount) { return money(amount, this.currency); }
+  /** A deed's name by its id, in the page's language. */
   deedName(id) { return this.board.name(id); }
 
   /** A deed's printed or entered figure (Millionaire Elite plots have none printed). */
@@ -76,8 +81,9 @@ export class GameContext {
     return deed.price ?? this.game.entered_figures?.[deed.id]?.price ?? null;
   }
 
-  // Shares, policies and the share price: the game's state carries them (Millionaire Elite).
+  /** The shares a player holds: the game's state carries them (Millionaire Elite). */
   shares(pid) { return this.byId.get(pid)?.shares ?? 0; }
+  /** A player's insurance policies (Millionaire Elite), in the box's order. */
   policies(pid) { return this.inPolicyOrder(this.byId.get(pid)?.policies ?? []); }
   /** Policies in the box's order, by the price the rule set gives each (green 100, blue 200,
    * orange 300, red 500), not the alphabetical order of the server's JSON keys. */
@@ -85,8 +91,10 @@ export class GameContext {
     const price = this.board.params.policies || {};
     return [...list].sort((a, b) => (price[a] ?? Infinity) - (price[b] ?? Infinity) || a.localeCompare(b));
   }
+  /** The share price now (Millionaire Elite); null in a game without shares. */
   sharePrice() { return this.game.share_price ?? null; }
 
+  /** The players still at the table, in the game's order. */
   activePlayers() { return this.players.filter((p) => this.seated(p.id)); }
 
   /** Accounts to choose from. `payee`: only those that can be paid (no bankrupt; the pot
@@ -106,6 +114,7 @@ export class GameContext {
     return out;
   }
 
+  /** A player's colour class (pc1 to pc8) by his place in the game; empty for no player. */
   playerClass(pid) {
     const i = this.players.findIndex((p) => p.id === pid);
     return i < 0 ? '' : `pc${(i % 8) + 1}`;
@@ -177,6 +186,7 @@ export function deedPicker(ctx, {eligible, multiple = false, selected = [], onCh
   return wrap;
 }
 
+/** A deed's tile in one line: its owner or price, its buildings, whether mortgaged. */
 export function tileLine(ctx, d, prop) {
   const parts = [];
   if (prop.owner !== 'bank') parts.push(ctx.name(prop.owner));
@@ -259,10 +269,12 @@ const LEFT_OUT = new Set(['kind', 'printed', 'entered', 'plot_tax_entered', 'mer
 // Counted fields said with their noun, in the form the language counts it ("2 акции").
 const COUNTED = {shares: 'cnt_shares', shares_sold: 'cnt_shares', houses: 'cnt_houses', hotels: 'cnt_hotels'};
 
+/** Whether a basis key names money (an amount, a price, a rent), not a count. */
 function isAmount(key) {
   return AMOUNTISH.test(key) && !COUNTISH.test(key);
 }
 
+/** One value of a basis in words: money, a count, a percent, a number, a name, a word. */
 function showValue(ctx, key, value) {
   if (value === null || value === undefined) return '—';
   if (typeof value === 'boolean') return t(`bv_${key}_${value ? 'yes' : 'no'}`, {}, value ? t('yes') : t('no'));
@@ -340,6 +352,7 @@ export function basisList(ctx, basis) {
   ]));
 }
 
+/** One change a transaction made, in words: what changed, from what to what. */
 function changeText(ctx, c) {
   const what = [c.property ? ctx.deedName(c.property) : c.player ? ctx.name(c.player) : c.deck ? t(`deck_${c.deck}`) : '',
     c.policy ? t(`policy_${c.policy}`, {}, c.policy) : ''].filter(Boolean).join(', ');
