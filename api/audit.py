@@ -14,18 +14,16 @@ import re
 from typing import Any
 from uuid import UUID
 
-from flask import Response, current_app, g, request, url_for
+from flask import Response, current_app, g, request
 from flask.views import MethodView
-from marshmallow import RAISE
 
 from api.bank import tablebank
-from api.blueprints import one_game
+from api.blueprints import creates_a_game, new_games, one_game
 from api.errors import invalid_body
-from api.etags import etag
-from api.framework import Blueprint, Traits
+from api.games import created_headers
 from api.heavy import heavy
 from api.intake import read_whole_body
-from api.limits import limit_game_creation, spend_import_budget
+from api.limits import spend_import_budget
 from api.offload import cpu_pool
 from ledger.application import TableBank
 from ledger.exchange import RebuiltGame
@@ -37,21 +35,13 @@ from schemas.audit import (
     VerificationSchema,
     transaction_errors,
 )
-from schemas.games import CreatedGameSchema, NoQuerySchema
 
 audit_blp = one_game("audit", __name__, "Audit one game; needs a bearer token of that game.")
 
-import_blp = Blueprint(
-    "import",
-    __name__,
-    url_prefix="/api/v1/games/import",
-    description="A new game from an exported log (no token).",
-    traits=Traits(uses_store=True),
-)
-
-
-import_blp.before_request(limit_game_creation)  # before a body of up to 32 MiB is read
-import_blp.before_request(spend_import_budget)  # so is its address's budget of bytes an hour
+# An address over its limit of new games is refused before a body of up to 32 MiB is read
+# (``new_games``); so is one over its budget of bytes an hour.
+import_blp = new_games("import", __name__, "A new game from an exported log (no token).", "/import")
+import_blp.before_request(spend_import_budget)
 
 # How many of a refused import's bad fields its log line names, and how much of each: a forged
 # log may have thousands, and the client's answer has them all.
@@ -118,9 +108,7 @@ def printable(text: str) -> str:
 
 @audit_blp.route("/accounts/<account>/statement")
 class Statement(MethodView):
-    @audit_blp.response(200, StatementSchema)
-    @audit_blp.arguments(NoQuerySchema, location="query", unknown=RAISE)
-    @audit_blp.doc(operationId="get_statement")
+    @audit_blp.read(StatementSchema, "get_statement")
     def get(self, _query: dict[str, Any], game: UUID, account: str) -> Any:
         """Every posting into or out of one account, signed, with the running balance."""
         return heavy(game, lambda: tablebank().statement_job(game, account))
@@ -128,9 +116,7 @@ class Statement(MethodView):
 
 @audit_blp.route("/replay")
 class Replay(MethodView):
-    @audit_blp.response(200, ReplaySchema)
-    @audit_blp.arguments(NoQuerySchema, location="query", unknown=RAISE)
-    @audit_blp.doc(operationId="replay_game")
+    @audit_blp.read(ReplaySchema, "replay_game")
     def get(self, _query: dict[str, Any], game: UUID) -> Any:
         """One step per transaction, with every balance and net worth after it."""
         return heavy(game, lambda: tablebank().replay_job(game))
@@ -138,9 +124,7 @@ class Replay(MethodView):
 
 @audit_blp.route("/verify")
 class Verify(MethodView):
-    @audit_blp.response(200, VerificationSchema)
-    @audit_blp.arguments(NoQuerySchema, location="query", unknown=RAISE)
-    @audit_blp.doc(operationId="verify_game")
+    @audit_blp.read(VerificationSchema, "verify_game")
     def get(self, _query: dict[str, Any], game: UUID) -> Any:
         """Recompute the hash chain; ``head`` is the hash to note and compare later."""
         return heavy(game, lambda: tablebank().verify_job(game))
@@ -148,9 +132,7 @@ class Verify(MethodView):
 
 @audit_blp.route("/export")
 class Export(MethodView):
-    @audit_blp.response(200, ExportSchema)
-    @audit_blp.arguments(NoQuerySchema, location="query", unknown=RAISE)
-    @audit_blp.doc(operationId="export_game")
+    @audit_blp.read(ExportSchema, "export_game")
     def get(self, _query: dict[str, Any], game: UUID) -> Any:
         """The whole log with each transaction's hash, to keep or import elsewhere; no tokens."""
         return heavy(game, lambda: tablebank().export_job(game))
@@ -158,12 +140,7 @@ class Export(MethodView):
 
 @import_blp.route("")
 class Import(MethodView):
-    @import_blp.arguments(ImportSchema)
-    @import_blp.arguments(NoQuerySchema, location="query", unknown=RAISE)
-    @import_blp.response(201, CreatedGameSchema)
-    @import_blp.alt_response(413, description="A body over 32 MiB.")
-    @import_blp.alt_response(429, description="Too many games created from this address.")
-    @import_blp.doc(operationId="import_game")
+    @creates_a_game(import_blp, ImportSchema, "import_game", {413: "A body over 32 MiB."})
     def post(self, document: dict[str, Any], _query: dict[str, Any]) -> Any:
         """A new game from an exported log, every transaction checked again; new tokens."""
         rebuilt = cpu_pool().run(checked_rebuild, tablebank(), document)
@@ -192,9 +169,3 @@ def checked_rebuild(bank: TableBank, document: dict[str, Any]) -> RebuiltGame:
         document.clear()
         while transactions:
             del transactions[-FREED_AT_ONCE:]
-
-
-def created_headers(created: dict[str, Any]) -> dict[str, str]:
-    """Where a new game lives and its version; its tokens must not be cached."""
-    location = url_for("game.Game", game=created["id"])
-    return {**etag(created["version"]), "Location": location, "Cache-Control": "no-store"}

@@ -16,25 +16,12 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, send_from_directory
 
-from api.console import SECURITY_HEADERS
+from api.console import SECURITY_HEADERS, content_security_policy
 
 STATIC = "static/docs"
 PAGE = "/api/v1/docs"
 
-CONTENT_SECURITY_POLICY = "; ".join(
-    (
-        "default-src 'self'",
-        "script-src 'self'",
-        "style-src 'self'",
-        "img-src 'self' data:",
-        "connect-src 'self'",
-        "font-src 'self'",
-        "object-src 'none'",
-        "base-uri 'none'",
-        "form-action 'self'",
-        "frame-ancestors 'none'",
-    )
-)
+CONTENT_SECURITY_POLICY = content_security_policy("'self' data:")
 HEADERS = {**SECURITY_HEADERS, "Content-Security-Policy": CONTENT_SECURITY_POLICY}
 
 docs_blp = Blueprint("docs", __name__, static_folder=STATIC, static_url_path=f"{PAGE}/static")

@@ -7,13 +7,11 @@ from typing import Any
 from uuid import UUID
 
 from flask.views import MethodView
-from marshmallow import RAISE
 
 from api.bank import tablebank
 from api.blueprints import one_game
 from api.heavy import heavy
 from schemas.fairplay import FairPlaySchema
-from schemas.games import NoQuerySchema
 
 fairplay_blp = one_game(
     "fairplay",
@@ -25,9 +23,7 @@ fairplay_blp = one_game(
 
 @fairplay_blp.route("/fairplay")
 class FairPlay(MethodView):
-    @fairplay_blp.response(200, FairPlaySchema)
-    @fairplay_blp.arguments(NoQuerySchema, location="query", unknown=RAISE)
-    @fairplay_blp.doc(operationId="get_fairplay")
+    @fairplay_blp.read(FairPlaySchema, "get_fairplay")
     def get(self, _query: dict[str, Any], game: UUID) -> Any:
         """The transactions that look like asset dumping or propping up; they change nothing."""
         return heavy(game, lambda: tablebank().fairplay_job(game))

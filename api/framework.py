@@ -1,7 +1,8 @@
 """flask-smorest set up for this API: strict JSON, problem answers, a faithful OpenAPI document.
 
 - ``Blueprint`` parses bodies with ``JSONParser``: malformed JSON, or a body that is not
-  JSON, is a 422 validation error like any other, never a 400 or a 500.
+  JSON, is a 422 validation error like any other, never a 400 or a 500. Its ``read`` declares
+  a read's answer, query and operationId at once.
 - ``TableBankApi`` answers every HTTP error as a problem and documents the typed transaction
   body as a ``oneOf`` of its per-type schemas, with a ``discriminator`` on ``type`` (an event
   of the stream likewise, on ``event``).
@@ -11,15 +12,16 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import Any, NoReturn
+from typing import Any, NoReturn, TypeVar
 
 import flask_smorest
 from apispec import BasePlugin
 from apispec.ext.marshmallow import MarshmallowPlugin, OpenAPIConverter
 from flask import Request, Response
-from marshmallow import fields, missing
+from marshmallow import RAISE, fields, missing
 from webargs.flaskparser import FlaskParser, abort, is_json_request
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 from werkzeug.routing import Rule
@@ -29,6 +31,7 @@ from api.offload import cpu_pool
 from schemas.changes import change_components
 from schemas.events import JsonText
 from schemas.fields import Cursor, surrogate_in
+from schemas.games import NoQuerySchema
 from schemas.problems import CONFLICT, REFUSAL, SCHEMAS, ProblemSchema, problem_components
 
 PROBLEM_RESPONSE = "Problem"
@@ -66,6 +69,8 @@ SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F]")
 WHOLE_DIGITS = 18
 
 OFF_LOOP_BYTES = 256 * 1024  # a body longer than this is read off the event loop
+
+View = TypeVar("View", bound=Callable[..., Any])  # a view function, as a decorator hands it back
 
 
 def parse_json(raw: bytes) -> Any:
@@ -218,6 +223,21 @@ class Blueprint(flask_smorest.Blueprint):
         if isinstance(schema, type):
             schema = schema()
         return super().arguments(schema, *args, **kwargs)
+
+    def read(
+        self, schema: Any, operation_id: str, query: Any = NoQuerySchema
+    ) -> Callable[[View], View]:
+        """The decorators of a read: it answers 200 with ``schema``, takes the query parameters
+        of ``query`` and refuses any other (422; by default it takes none), and is named
+        ``operation_id`` in the OpenAPI document."""
+
+        def decorate(view: View) -> View:
+            """``view`` with the three decorators, the answer's outermost."""
+            named = self.doc(operationId=operation_id)(view)
+            parsed = self.arguments(query, location="query", unknown=RAISE)(named)
+            return self.response(200, schema)(parsed)  # type: ignore[no-any-return]
+
+        return decorate
 
 
 class OneOfConverter(OpenAPIConverter):

@@ -13,14 +13,12 @@ from marshmallow import RAISE
 
 from api.auth import authorize_admin, current_role
 from api.bank import tablebank
-from api.blueprints import one_game
+from api.blueprints import creates_a_game, new_games, one_game
 from api.etags import etag
-from api.framework import ADMIN, Blueprint, Traits
-from api.limits import limit_game_creation
+from api.framework import ADMIN
 from api.queries import game_page
 from schemas.games import (
     AsOfQuerySchema,
-    CreatedGameSchema,
     GameListQuerySchema,
     GameListSchema,
     GameSchema,
@@ -32,34 +30,18 @@ from schemas.games import (
 from schemas.moves import MovesSchema
 from schemas.rulesets import RuleSetSchema
 
-games_blp = Blueprint(
-    "games",
-    __name__,
-    url_prefix="/api/v1/games",
-    description="Create and list games.",
-    traits=Traits(uses_store=True),
-)
+games_blp = new_games("games", __name__, "Create and list games.")
 game_blp = one_game("game", __name__, "One game; needs a bearer token of that game.")
-games_blp.before_request(limit_game_creation)
 games_blp.before_request(authorize_admin)
 
 
 @games_blp.route("")
 class Games(MethodView):
-    @games_blp.arguments(NewGameSchema)
-    @games_blp.arguments(NoQuerySchema, location="query", unknown=RAISE)
-    @games_blp.response(201, CreatedGameSchema)
-    @games_blp.alt_response(429, description="Too many games created from this address.")
-    @games_blp.doc(operationId="create_game")
+    @creates_a_game(games_blp, NewGameSchema, "create_game")
     def post(self, body: dict[str, Any], _query: dict[str, Any]) -> Any:
         """Create a game: seat the players, pay their starting cash, issue tokens (shown once)."""
         created = tablebank().create_game(**body)
-        location = url_for("game.Game", game=created["id"])
-        return created, {
-            **etag(created["version"]),
-            "Location": location,
-            "Cache-Control": "no-store",
-        }
+        return created, created_headers(created)
 
     @games_blp.arguments(GameListQuerySchema, location="query", unknown=RAISE)
     @games_blp.response(200, GameListSchema)
@@ -75,11 +57,16 @@ class Games(MethodView):
         return game_page(tablebank().listed_games(after, **query), limit)
 
 
+def created_headers(created: dict[str, Any]) -> dict[str, str]:
+    """The headers of a new game, created or imported: where it lives and its version; its
+    tokens must not be cached."""
+    location = url_for("game.Game", game=created["id"])
+    return {**etag(created["version"]), "Location": location, "Cache-Control": "no-store"}
+
+
 @game_blp.route("")
 class Game(MethodView):
-    @game_blp.arguments(AsOfQuerySchema, location="query", unknown=RAISE)
-    @game_blp.response(200, GameSchema)
-    @game_blp.doc(operationId="get_game")
+    @game_blp.read(GameSchema, "get_game", AsOfQuerySchema)
     def get(self, query: dict[str, Any], game: UUID) -> Any:
         """The game now, or as it stood right after transaction ``seq``."""
         view = tablebank().game(game, query.get("seq"))
@@ -105,9 +92,7 @@ moves_blp = one_game(
 
 @moves_blp.route("/moves")
 class Moves(MethodView):
-    @moves_blp.arguments(NoQuerySchema, location="query", unknown=RAISE)
-    @moves_blp.response(200, MovesSchema)
-    @moves_blp.doc(operationId="list_moves")
+    @moves_blp.read(MovesSchema, "list_moves")
     def get(self, query: dict[str, Any], game: UUID) -> Any:
         """The transaction types the game accepts now, as the server declares them, with the
         choices of each field; with a player's token, only what that player may record."""

@@ -36,7 +36,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import math
 import os
 import pickle
 import subprocess
@@ -50,7 +49,7 @@ from flask import Response, current_app, request
 
 from api.bank import tablebank
 from api.etags import etag
-from api.offload import Busy, under_gevent
+from api.offload import Slots, busy, under_gevent
 from ledger.caches import BoundedCache
 
 HEAVY = "tablebank.heavy_reads"
@@ -89,7 +88,7 @@ class HeavyReads:
             BoundedCache(cache_bytes) if cache_bytes > 0 else None
         )
         self._idle: Any = None  # gevent's queue of the idle ``Child``s, made in the worker
-        self._sending: Any = None  # gevent's semaphore of the places to send a long answer
+        self._sending = Slots(slots, wait, "sending other long answers")  # places to send one
         self._computing: dict[Hashable, Any] = {}  # key -> gevent AsyncResult of its body
         self.computed = 0  # answers computed (not taken from the cache): for the tests
         self.waiting = waiting
@@ -114,17 +113,8 @@ class HeavyReads:
         replaying a 10,000-transaction game (5 MB each) from the cache were sent 2 GB a second
         in turns of 8 whole answers, and a write beside them waited 115 ms (p50), 557 ms
         (p99)."""
-        import gevent.lock
-
-        if self._sending is None:
-            self._sending = gevent.lock.BoundedSemaphore(self.slots)
-        if not self._sending.acquire(timeout=self.wait):
-            seconds = max(1, math.ceil(self.wait / 2))
-            raise Busy(
-                f"The server is busy sending other long answers; try again in {seconds} s.",
-                retry_after=seconds,
-            )
-        return InTurns(body, self._sending.release)
+        self._sending.take()
+        return InTurns(body, self._sending.give_back)
 
     def _compute(self, key: Hashable, prepare: Prepare, *, long: bool) -> bytes:
         # As flask's JSON answers are (compact, ASCII), by a function a process can be sent.
@@ -171,11 +161,7 @@ class HeavyReads:
         try:
             child: Child = self._idle.get(timeout=self.wait)
         except gevent.queue.Empty:
-            seconds = max(1, math.ceil(self.wait / 2))
-            raise Busy(
-                f"The server is busy with other long reads; try again in {seconds} s.",
-                retry_after=seconds,
-            ) from None
+            raise busy(self.wait, "with other long reads") from None
         finally:
             if self.waiting is not None:
                 self.waiting(-1)

@@ -99,6 +99,38 @@ def gather_writes() -> None:
             gevent.idle()
 
 
+def busy(wait: float, doing: str) -> Busy:
+    """The refusal of a request that waited ``wait`` seconds for a slot in vain: 503 ``busy``,
+    saying what the server is busy ``doing``, to be asked again in half that wait."""
+    seconds = max(1, math.ceil(wait / 2))
+    return Busy(f"The server is busy {doing}; try again in {seconds} s.", retry_after=seconds)
+
+
+class Slots:
+    """``count`` places that requests take in turns under gevent, each waiting up to ``wait``
+    seconds for one (then refused as ``busy`` ``doing`` something else)."""
+
+    def __init__(self, count: int, wait: float, doing: str) -> None:
+        self.count = count
+        self.wait = wait
+        self.doing = doing
+        self._free: Any = None  # gevent's semaphore, made in the worker that uses it
+
+    def take(self) -> None:
+        """Take a place, waiting up to ``wait`` seconds for one (else ``Busy``); give it back
+        with ``give_back``."""
+        import gevent.lock
+
+        if self._free is None:
+            self._free = gevent.lock.BoundedSemaphore(self.count)
+        if not self._free.acquire(timeout=self.wait):
+            raise busy(self.wait, self.doing)
+
+    def give_back(self) -> None:
+        """Free the place ``take`` took."""
+        self._free.release()
+
+
 class CpuPool:
     """Slots for CPU-bound requests, and gevent's native threads to run their work on."""
 
@@ -107,7 +139,7 @@ class CpuPool:
             raise ValueError(f"TABLEBANK_IMPORT_SLOTS must be 1 or more, not {slots}")
         self.slots = slots
         self.wait = wait
-        self._free: Any = None  # gevent's semaphore, made in the worker that uses it
+        self._places = Slots(slots, wait, "with other imports")
 
     def start(self) -> None:
         """Under gevent, start gevent's pool of native threads now, as the worker starts:
@@ -122,21 +154,12 @@ class CpuPool:
         give it back with ``let_go``."""
         if not under_gevent():
             return False
-        import gevent.lock
-
-        if self._free is None:
-            self._free = gevent.lock.BoundedSemaphore(self.slots)
-        if not self._free.acquire(timeout=self.wait):
-            seconds = max(1, math.ceil(self.wait / 2))
-            raise Busy(
-                f"The server is busy with other imports; try again in {seconds} s.",
-                retry_after=seconds,
-            )
+        self._places.take()
         return True
 
     def let_go(self) -> None:
         """Give back a slot ``hold`` took."""
-        self._free.release()
+        self._places.give_back()
 
     def run(self, job: Callable[..., T], *args: Any) -> T:
         """``job(*args)``: on a native thread of gevent's pool under gevent, the greenlet

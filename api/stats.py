@@ -8,7 +8,6 @@ from typing import Any
 from uuid import UUID
 
 from flask.views import MethodView
-from marshmallow import RAISE
 
 from api.bank import tablebank
 from api.blueprints import one_game
@@ -26,9 +25,7 @@ stats_blp = one_game(
 
 @stats_blp.route("/stats")
 class Stats(MethodView):
-    @stats_blp.arguments(AsOfQuerySchema, location="query", unknown=RAISE)
-    @stats_blp.response(200, StatsSchema)
-    @stats_blp.doc(operationId="get_stats")
+    @stats_blp.read(StatsSchema, "get_stats", AsOfQuerySchema)
     def get(self, query: dict[str, Any], game: UUID) -> Any:
         """Per player and per deed, what came in and went out, and the peak net worths."""
         seq = query.get("seq")

@@ -58,9 +58,7 @@ class Transactions(MethodView):
             metrics().transaction(txn["type"])
         return txn, recorded_headers(game, txn["seq"], txn["hash"], replayed=replayed)
 
-    @transactions_blp.arguments(TransactionQuerySchema, location="query", unknown=RAISE)
-    @transactions_blp.response(200, TransactionPageSchema)
-    @transactions_blp.doc(operationId="list_transactions")
+    @transactions_blp.read(TransactionPageSchema, "list_transactions", TransactionQuerySchema)
     def get(self, query: dict[str, Any], game: UUID) -> Any:
         """The transactions in seq order, filtered, a page at a time."""
         after = query.get("after") or 0

@@ -72,7 +72,7 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks import machine
-from benchmarks.report import put_between
+from benchmarks.report import add_json_option, put_between, run_parser, save, table
 from benchmarks.workload import percentile
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -920,20 +920,16 @@ def value(row: Row, results: dict[str, Any]) -> tuple[float, str] | None:
 
 
 def markdown(doc: dict[str, Any]) -> str:
-    rates = [int(r) for r in doc["rates"]]
-    head = ["", *(f"{TIMES}{r}" for r in rates), "target", "met"]
-    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
-    for row in ROWS:
-        cells, verdicts = [row.label], []
-        for rate in rates:
-            found = value(row, doc["rates"][str(rate)])
-            cells.append("n/a" if found is None else found[1])
-            verdict = row.met(None if found is None else found[0], rate)
-            if verdict:
-                verdicts.append(f"{TIMES}{rate}: {verdict}")
-        cells += [row.target(), ", ".join(verdicts)]
-        lines.append("| " + " | ".join(cells) + " |")
-    return "\n".join(lines)
+    """The results table in Markdown: one column per CPU rate, then the target and verdicts."""
+
+    def judged(row: Row, rate: int) -> tuple[str, str]:
+        """The row's cell at CPU ``rate`` and its verdict there."""
+        found = value(row, doc["rates"][str(rate)])
+        if found is None:
+            return "n/a", row.met(None, rate)
+        return found[1], row.met(found[0], rate)
+
+    return table([(f"{TIMES}{int(r)}", int(r)) for r in doc["rates"]], ROWS, judged)
 
 
 def summary(doc: dict[str, Any]) -> str:
@@ -1002,12 +998,7 @@ def write_into(page: Path, doc: dict[str, Any]) -> None:
 
 
 def parser() -> argparse.ArgumentParser:
-    ap = argparse.ArgumentParser(
-        prog="python -m benchmarks.pocket",
-        description=__doc__,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
-    ap.add_argument("--quick", action="store_true", help="a smoke run: small and short")
+    ap = run_parser("python -m benchmarks.pocket", __doc__)
     ap.add_argument("--rates", default="1,4", help="CPU rates (default 1,4)")
     ap.add_argument(
         "--slow",
@@ -1031,12 +1022,7 @@ def parser() -> argparse.ArgumentParser:
         help="run nothing: put the table of the results (--json) into PAGE, between its "
         f"{START} and {END} markers",
     )
-    ap.add_argument(
-        "--json",
-        type=Path,
-        help=f"where to write the results (default {RESULTS.relative_to(ROOT)}; "
-        f"with --quick, {QUICK_RESULTS.relative_to(ROOT)}, never committed)",
-    )
+    add_json_option(ap, RESULTS, QUICK_RESULTS)
     return ap
 
 
@@ -1084,9 +1070,7 @@ def main(argv: list[str] | None = None) -> int:
                 browser.close()
     finally:
         server.close()
-    doc["load_average_at_end"] = machine.load_average()
-    args.json.parent.mkdir(parents=True, exist_ok=True)
-    args.json.write_text(json.dumps(doc, indent=2) + "\n", encoding="utf-8")
+    save(doc, args.json)
     print()
     print(markdown(doc))
     print()

@@ -10,10 +10,14 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
+from benchmarks import machine
+
+ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_RESULTS = Path(__file__).resolve().parent / "results" / "latest.json"
 
 
@@ -211,18 +215,46 @@ def figure(row: Row, results: dict[str, Any]) -> float | None:
 
 def markdown(doc: dict[str, Any]) -> str:
     """The results table in Markdown: one column per store, then the target and verdicts."""
-    stores = list(doc["stores"])
-    head = ["", *(STORE_NAMES.get(s, s) for s in stores), "target", "met"]
+
+    def judged(row: Row, store: str) -> tuple[str, str]:
+        """The row's cell under ``store`` and its verdict there."""
+        value = figure(row, doc["stores"][store])
+        return "n/a" if value is None else f"{value:{row.fmt}}", row.met(value, store)
+
+    return table([(STORE_NAMES.get(s, s), s) for s in doc["stores"]], ROWS, judged)
+
+
+class TableRow(Protocol):
+    """A row of a benchmark's table: what ``table`` needs of it."""
+
+    @property
+    def label(self) -> str: ...
+
+    def target(self) -> str: ...
+
+
+TableRowT = TypeVar("TableRowT", bound=TableRow)
+Column = TypeVar("Column")
+
+
+def table(
+    columns: list[tuple[str, Column]],
+    rows: Iterable[TableRowT],
+    judged: Callable[[TableRowT, Column], tuple[str, str]],
+) -> str:
+    """A benchmark's results in Markdown: a line per row, its label, its cell in each of the
+    ``columns`` (heading, column), its target, then its verdicts, each named by its column's
+    heading. ``judged(row, column)`` is a row's cell in a column and its verdict there ("":
+    none)."""
+    head = ["", *(heading for heading, _ in columns), "target", "met"]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
-    for row in ROWS:
-        cells = [row.label]
-        verdicts = []
-        for store in stores:
-            value = figure(row, doc["stores"][store])
-            cells.append("n/a" if value is None else f"{value:{row.fmt}}")
-            verdict = row.met(value, store)
+    for row in rows:
+        cells, verdicts = [row.label], []
+        for heading, column in columns:
+            cell, verdict = judged(row, column)
+            cells.append(cell)
             if verdict:
-                verdicts.append(f"{STORE_NAMES.get(store, store)}: {verdict}")
+                verdicts.append(f"{heading}: {verdict}")
         cells += [row.target(), ", ".join(verdicts)]
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines)
@@ -258,6 +290,34 @@ START, END = "<!-- results:start -->", "<!-- results:end -->"
 def write_into(page: Path, doc: dict[str, Any]) -> None:
     """Replace what stands between the results markers of ``page`` with this run's table."""
     put_between(page, START, END, f"{markdown(doc)}\n\n{summary(doc)}")
+
+
+def run_parser(prog: str, description: str | None) -> argparse.ArgumentParser:
+    """The command line of a benchmark's run: its module's docstring as its description, and
+    ``--quick``; the run adds its own options, then ``add_json_option``."""
+    ap = argparse.ArgumentParser(
+        prog=prog, description=description, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    ap.add_argument("--quick", action="store_true", help="a smoke run: small and short")
+    return ap
+
+
+def add_json_option(ap: argparse.ArgumentParser, results: Path, quick_results: Path) -> None:
+    """A run's ``--json`` option: where it writes its results, by default ``results``, and
+    ``quick_results`` with ``--quick``."""
+    ap.add_argument(
+        "--json",
+        type=Path,
+        help=f"where to write the results (default {results.relative_to(ROOT)}; "
+        f"with --quick, {quick_results.relative_to(ROOT)}, never committed)",
+    )
+
+
+def save(doc: dict[str, Any], path: Path) -> None:
+    """Write a run's results to ``path`` as JSON, with the load average at its end."""
+    doc["load_average_at_end"] = machine.load_average()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(doc, indent=2) + "\n", encoding="utf-8")
 
 
 def put_between(page: Path, start: str, end: str, text: str) -> None:

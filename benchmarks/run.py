@@ -184,12 +184,7 @@ def run_store(
 
 
 def parser() -> argparse.ArgumentParser:
-    ap = argparse.ArgumentParser(
-        prog="python -m benchmarks",
-        description=__doc__,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
-    ap.add_argument("--quick", action="store_true", help="a smoke run: small and short")
+    ap = report.run_parser("python -m benchmarks", __doc__)
     ap.add_argument("--stores", default="sqlite,postgres", help="comma-separated (default: both)")
     ap.add_argument("--transactions", type=int, help="the long game (default 10000; quick 100)")
     ap.add_argument("--duration", type=float, help="seconds per rate (default 10; quick 0.3)")
@@ -201,12 +196,7 @@ def parser() -> argparse.ArgumentParser:
         action="store_true",
         help="also (a) at 16 tables with metrics on and off, side by side (issue 31)",
     )
-    ap.add_argument(
-        "--json",
-        type=Path,
-        help=f"where to write the results (default {report.DEFAULT_RESULTS.relative_to(ROOT)}; "
-        f"with --quick, {QUICK_RESULTS.relative_to(ROOT)}, never committed)",
-    )
+    report.add_json_option(ap, report.DEFAULT_RESULTS, QUICK_RESULTS)
     return ap
 
 
@@ -265,9 +255,7 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"{store}: {reason}", file=sys.stderr)
                 return 1
             print(f"{store} done in {time.perf_counter() - started:.1f} s", flush=True)
-    doc["load_average_at_end"] = machine.load_average()
-    args.json.parent.mkdir(parents=True, exist_ok=True)
-    args.json.write_text(json.dumps(doc, indent=2) + "\n", encoding="utf-8")
+    report.save(doc, args.json)
     print()
     print(report.markdown(doc))
     print()
