@@ -21,6 +21,7 @@ def answer(*optional: str) -> Callable[[S], S]:
     """Mark every field of the schema required, but those named ``optional``."""
 
     def mark(schema: S) -> S:
+        """``schema``, its fields marked required but ``optional``; a name it lacks raises."""
         declared = schema._declared_fields
         unknown = set(optional) - set(declared)
         if unknown:

@@ -33,6 +33,8 @@ from schemas.transactions import TransactionSchema, request_errors
 
 @answer()
 class StatementItemSchema(Schema):
+    """One posting of an account's statement, signed, with the balance after it."""
+
     seq = fields.Integer()
     type = fields.String()
     at = fields.String(metadata={"description": "RFC 3339 UTC"})
@@ -44,6 +46,8 @@ class StatementItemSchema(Schema):
 
 @answer()
 class StatementSchema(Schema):
+    """An account's statement as ``GET .../accounts/{account}/statement`` answers it."""
+
     account = fields.String()
     items = fields.List(fields.Nested(StatementItemSchema))
     balance = fields.Integer()
@@ -51,6 +55,8 @@ class StatementSchema(Schema):
 
 @answer()
 class ReplayStepSchema(Schema):
+    """One step of a replay: a transaction, and every balance and net worth after it."""
+
     seq = fields.Integer()
     transaction = fields.Nested(TransactionSchema)
     balances = fields.Dict(keys=fields.String(), values=fields.Integer())
@@ -61,11 +67,15 @@ class ReplayStepSchema(Schema):
 
 @answer()
 class ReplaySchema(Schema):
+    """The game played again as ``GET .../replay`` answers it: a step per transaction."""
+
     steps = fields.List(fields.Nested(ReplayStepSchema))
 
 
 @answer("seq")
 class VerificationSchema(Schema):
+    """The hash chain checked again, as ``GET .../verify`` answers it."""
+
     ok = fields.Boolean()
     transactions = fields.Integer(metadata={"description": "how many hashes check out"})
     head = fields.String(metadata={"description": "the last good hash: note it to compare"})
@@ -74,6 +84,8 @@ class VerificationSchema(Schema):
 
 @answer()
 class ExportedGameSchema(Schema):
+    """An export's game header: what the game was created with, its rule set whole."""
+
     name = fields.String()
     ruleset = fields.Dict(metadata={"description": "the rule set's whole document"})
     options = fields.Dict()
@@ -83,6 +95,8 @@ class ExportedGameSchema(Schema):
 
 @answer()
 class ExportSchema(Schema):
+    """A game's whole log as ``GET .../export`` answers it: to keep, or to import elsewhere."""
+
     format = fields.String(metadata={"description": "tablebank-log/1"})
     game = fields.Nested(ExportedGameSchema)
     transactions = fields.List(fields.Nested(TransactionSchema))
@@ -182,6 +196,8 @@ def transaction_errors(transactions: list[Any]) -> dict[str, Any] | None:
 
 
 class ImportSchema(Schema):
+    """The body of ``POST /api/v1/games/import``: an exported log, its header and shape checked."""
+
     class Meta:
         unknown = RAISE
 

@@ -24,6 +24,7 @@ _SEQ_OR_NULL: dict[str, Any] = {"type": ["integer", "null"], "minimum": 1}
 
 
 def _record_or_null(component: str) -> dict[str, Any]:
+    """A change's ``from`` or ``to`` that is a ``component`` record, or null where there is none."""
     return {"anyOf": [{"type": "null"}, {"$ref": SCHEMAS + component}]}
 
 

@@ -9,6 +9,8 @@ from schemas.answers import answer
 
 @answer()
 class DisputeEntrySchema(Schema):
+    """A dispute of a transaction and where it stands, as the game's ``disputes`` lists it."""
+
     seq = fields.Integer(metadata={"description": "the dispute's own seq"})
     about = fields.Integer(metadata={"description": "the seq of the transaction disputed"})
     by = fields.String(metadata={"description": "'banker' or the player who disputed it"})

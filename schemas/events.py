@@ -22,6 +22,8 @@ from schemas.transactions import TransactionSchema
 
 
 class EventsQuerySchema(Schema):
+    """The query of ``GET .../events``: ``after``, the seq to follow the game from."""
+
     after = fields.Integer(
         validate=validate.Range(min=0, max=MAX_SEQ),
         metadata={"description": "send every transaction after this seq first, then go on live"},
@@ -29,6 +31,8 @@ class EventsQuerySchema(Schema):
 
 
 class EventsHeadersSchema(Schema):
+    """The headers of ``GET .../events``: ``Last-Event-ID``, where a reader left off."""
+
     last_event_id = fields.Integer(
         data_key="Last-Event-ID",
         validate=validate.Range(min=0, max=MAX_SEQ),
@@ -47,6 +51,7 @@ class JsonText(fields.Field):
         self.dumper = schema()
 
     def _serialize(self, value: Any, attr: str | None, obj: Any, **kwargs: Any) -> str:
+        """The value dumped by ``schema``, as one line of JSON."""
         # Compact and ASCII-escaped: no line break, so the data is one `data:` line.
         return json.dumps(self.dumper.dump(value), separators=(",", ":"))
 
@@ -60,6 +65,8 @@ def event_name(name: str, description: str) -> fields.String:
 
 @answer()
 class TransactionEventSchema(Schema):
+    """A ``transaction`` event of a game's stream: its seq, its name and the transaction."""
+
     id = fields.String(
         validate=validate.Regexp(r"^[1-9][0-9]*$"),
         metadata={
@@ -92,5 +99,6 @@ class StreamEventSchema(Schema):
         self.dumpers = {name: schema() for name, schema in self.type_schemas.items()}
 
     def dump(self, obj: Any, *, many: bool | None = None) -> Any:
+        """One event, dumped by the schema its ``event`` names."""
         # An event of no name here is a KeyError: the stream sends nothing undocumented.
         return self.dumpers[obj["event"]].dump(obj)

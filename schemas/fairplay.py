@@ -9,6 +9,8 @@ from schemas.answers import answer
 
 @answer()
 class FairPlayFlagSchema(Schema):
+    """A transaction flagged as asset dumping or propping up, with the figures why."""
+
     seq = fields.Integer(metadata={"description": "the transaction flagged"})
     rule = fields.String(
         metadata={"description": "asset_dumping (seed 002, 1.1) or propping_up (1.3)"}
@@ -25,4 +27,6 @@ class FairPlayFlagSchema(Schema):
 
 @answer()
 class FairPlaySchema(Schema):
+    """The fair-play audit as ``GET .../fairplay`` answers it: the transactions flagged."""
+
     flags = fields.List(fields.Nested(FairPlayFlagSchema))

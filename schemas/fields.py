@@ -99,6 +99,7 @@ class Bool(fields.Boolean):
     """A JSON boolean: 0, 1, "yes" and the like are refused."""
 
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> bool:
+        """The value if it is a JSON ``true`` or ``false``; anything else refused."""
         if value is True or value is False:
             return value
         raise self.make_error("invalid", input=value)
@@ -113,6 +114,7 @@ class Text(fields.String):
     }
 
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> str:
+        """The text trimmed; a lone surrogate or a control character but the newline refused."""
         text = super()._deserialize(value, attr, data, **kwargs)
         surrogate = lone_surrogate(text)
         if surrogate is not None:
@@ -148,6 +150,7 @@ class Name(fields.String):
         super().__init__(validate=validators, metadata=metadata, **kwargs)
 
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> str:
+        """The name in NFC, trimmed; refused if it hides or reorders text, or shows nothing."""
         text = super()._deserialize(value, attr, data, **kwargs)
         surrogate = lone_surrogate(text)
         if surrogate is not None:
@@ -183,6 +186,7 @@ class DistinctNames(validate.Validator):
     with a Cyrillic A (U+0410), or in full-width letters (U+FF21)."""
 
     def __call__(self, value: list[str]) -> list[str]:
+        """The list, refused if two of its names are the same ignoring case or alike to the eye."""
         message = clash(value)
         if message is not None:
             raise ValidationError(message)
@@ -219,6 +223,7 @@ class StoredName(Name):
     }
 
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> str:
+        """The name, refused unless it is already as a server keeps it (NFC, trimmed)."""
         name = super()._deserialize(value, attr, data, **kwargs)
         if name != value:
             raise self.make_error("not_stored")
@@ -267,6 +272,7 @@ class Timestamp(fields.String):
         super().__init__(metadata={**metadata, **kwargs.pop("metadata", {})}, **kwargs)
 
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> str:
+        """The text, refused unless it is an RFC 3339 UTC time that exists."""
         text = super()._deserialize(value, attr, data, **kwargs)
         if not _RFC3339_UTC.fullmatch(text) or not _real_time(text):
             raise self.make_error("not_rfc3339")
@@ -305,9 +311,11 @@ class Cursor(fields.Field[int]):
         super().__init__(metadata=metadata, **kwargs)
 
     def _serialize(self, value: Any, attr: str | None, obj: Any, **kwargs: Any) -> str | None:
+        """The position as a string of digits; null stays null."""
         return None if value is None else str(value)
 
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> int:
+        """The position a cursor stands for, at most ``MAX_SEQ`` (past it: an empty last page)."""
         if not isinstance(value, str) or not re.fullmatch(self.PATTERN, value):
             raise self.make_error("cursor")
         # Past the last position any list can reach is past the end, as the pattern says: an
@@ -354,6 +362,7 @@ class IfMatch(fields.String):
         super().__init__(metadata=metadata, **kwargs)
 
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
+        """The versions the strong tags name (None for ``*``); a malformed header refused."""
         text = super()._deserialize(value, attr, data, **kwargs).strip(" \t")
         if not re.fullmatch(self.PATTERN, text):
             raise self.make_error("if_match")

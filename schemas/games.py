@@ -32,6 +32,8 @@ OPTION_VALUE_TYPES = [
 
 
 class NewGameSchema(Schema):
+    """The body of ``POST /api/v1/games``: the game to create, its players and its rules."""
+
     class Meta:
         unknown = RAISE
 
@@ -89,6 +91,8 @@ class NoQuerySchema(Schema):
 
 
 class AsOfQuerySchema(Schema):
+    """The ``seq`` query of a game's read and its statistics: the game as it stood after it."""
+
     seq = fields.Integer(
         validate=validate.Range(min=0, max=MAX_SEQ),
         metadata={"description": "the game as it stood right after transaction seq"},
@@ -103,6 +107,8 @@ MAX_IDLE_DAYS = 36_500
 
 @answer("shares", "policies", "tax_exempt")
 class PlayerSchema(Schema):
+    """A player as a game shows them: their money, net worth, jail and bankruptcy."""
+
     id = fields.String()
     name = fields.String()
     cash = fields.Integer()
@@ -121,6 +127,8 @@ class PlayerSchema(Schema):
 
 @answer()
 class PropertySchema(Schema):
+    """One deed in a game: who owns it, whether it is mortgaged, and its buildings."""
+
     owner = fields.String(metadata={"description": "'bank' or a player"})
     mortgaged = fields.Boolean()
     houses = fields.Integer()
@@ -129,12 +137,16 @@ class PropertySchema(Schema):
 
 @answer()
 class SupplySchema(Schema):
+    """The houses and hotels the Bank holds; null where the rule set sets no limit."""
+
     houses = fields.Integer(allow_none=True, metadata={"description": "null: no limit"})
     hotels = fields.Integer(allow_none=True, metadata={"description": "null: no limit"})
 
 
 @answer()
 class IouEntrySchema(Schema):
+    """An IOU between two players: who owes it, who holds it, and what is still owed."""
+
     id = fields.String(
         metadata={"description": "iou-<seq>: what iou_repay, iou_transfer and iou_forgive name"}
     )
@@ -146,6 +158,8 @@ class IouEntrySchema(Schema):
 
 @answer()
 class StandingSchema(Schema):
+    """A player's score and rank once the game is finished."""
+
     player = fields.String()
     score = fields.Integer()
     rank = fields.Integer()
@@ -153,6 +167,8 @@ class StandingSchema(Schema):
 
 @answer("ends_at", "share_price", "entered_figures", "paid_at_auction", "disputes", "standings")
 class GameSchema(Schema):
+    """A game as ``GET /api/v1/games/{game}`` answers it, now or as of a ``seq``."""
+
     id = fields.String()
     name = fields.String()
     ruleset = fields.String()
@@ -208,6 +224,8 @@ class GameSchema(Schema):
 
 @answer("ends_at", "share_price", "entered_figures", "paid_at_auction", "disputes", "standings")
 class CreatedGameSchema(GameSchema):
+    """A new game as its creation or import answers it (201): the game, its tokens shown once."""
+
     banker_token = fields.String(metadata={"description": "shown once"})
     tokens = fields.Dict(
         keys=fields.String(), values=fields.String(), metadata={"description": "shown once"}
@@ -216,6 +234,8 @@ class CreatedGameSchema(GameSchema):
 
 @answer()
 class NewTokenSchema(Schema):
+    """A role's new token as ``POST .../tokens/{role}`` answers it, with the page it opens."""
+
     role = fields.String(metadata={"description": "'banker' or the player's id"})
     token = fields.String(metadata={"description": "shown once; the role's token before it ends"})
     link = fields.String(
@@ -225,6 +245,8 @@ class NewTokenSchema(Schema):
 
 @answer()
 class GameSummarySchema(Schema):
+    """One game of the list of games: its name, status and activity; never its money."""
+
     id = fields.String()
     name = fields.String()
     ruleset = fields.String()
@@ -237,11 +259,15 @@ class GameSummarySchema(Schema):
 
 @answer()
 class GameListSchema(Schema):
+    """A page of the games as ``GET /api/v1/games`` answers it."""
+
     items = fields.List(fields.Nested(GameSummarySchema))
     next = next_cursor()
 
 
 class GameListQuerySchema(Schema):
+    """The query of ``GET /api/v1/games``: which page, and which games (status, idleness)."""
+
     after = after_cursor()
     limit = page_limit()
     status = fields.String(
@@ -255,6 +281,8 @@ class GameListQuerySchema(Schema):
 
 @answer()
 class BuildingsValueSchema(Schema):
+    """What one deed's buildings would sell to the Bank for."""
+
     property = fields.String()
     houses = fields.Integer()
     hotel = fields.Boolean()
@@ -263,12 +291,16 @@ class BuildingsValueSchema(Schema):
 
 @answer()
 class MortgageValueSchema(Schema):
+    """What mortgaging one unmortgaged deed would raise."""
+
     property = fields.String()
     amount = fields.Integer()
 
 
 @answer()
 class LiquidationSchema(Schema):
+    """What a player could raise, as ``GET .../players/{player}/liquidation`` answers it."""
+
     player = fields.String()
     cash = fields.Integer()
     buildings = fields.List(fields.Nested(BuildingsValueSchema))

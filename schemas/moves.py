@@ -13,6 +13,8 @@ from schemas.answers import answer
 
 @answer("choices", "min", "max", "description", "when", "fields_", "many")
 class MoveFieldSchema(Schema):
+    """One field of a move's body: its kind, whether it is required, what it may hold."""
+
     name = fields.String(metadata={"description": "the field's name in the request body"})
     kind = fields.String(validate=validate.OneOf(sorted(KINDS)))
     required = fields.Boolean()
@@ -39,6 +41,8 @@ class MoveFieldSchema(Schema):
 
 @answer()
 class MoveSchema(Schema):
+    """A transaction type the game accepts now: who may record it, and its fields."""
+
     type = fields.String(validate=validate.OneOf(sorted(RECORDABLE)))
     who = fields.List(
         fields.String(validate=validate.OneOf(["banker", "player"])),
@@ -50,6 +54,8 @@ class MoveSchema(Schema):
 
 @answer()
 class MovesSchema(Schema):
+    """What a game can record now, as ``GET .../moves`` answers it."""
+
     moves = fields.List(fields.Nested(MoveSchema))
     not_voidable = fields.List(
         fields.String(validate=validate.OneOf(ORDERED)),

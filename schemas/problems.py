@@ -71,6 +71,8 @@ RETRY_CONFLICTS = ("busy", "idempotency_in_progress")
 
 @answer("params", "errors", "seq", "field")
 class ProblemSchema(Schema):
+    """The body of every error: an RFC 9457 problem with its stable machine ``code``."""
+
     class Meta:
         unknown = INCLUDE  # a problem carries more members, e.g. shortfall and can_raise
 
@@ -214,6 +216,7 @@ def params_schema(refusal: Refusal) -> dict[str, Any]:
 
 
 def case_schema(case: Case, reason: str | None = None) -> dict[str, Any]:
+    """The ``params`` of one case of a refusal as JSON Schema: of one ``reason``, if given."""
     properties = {name: param_schema(name) for name in (*case.params, *case.optional)}
     required = list(case.params)
     schema: dict[str, Any] = {"type": "object"}
@@ -225,6 +228,7 @@ def case_schema(case: Case, reason: str | None = None) -> dict[str, Any]:
 
 
 def param_schema(name: str) -> dict[str, Any]:
+    """One param of a refusal as JSON Schema, from its declaration (``ledger.refusals.PARAMS``)."""
     param = PARAMS[name]
     if param.kind in ID_KINDS:
         shape: dict[str, Any] = {"type": "string"}

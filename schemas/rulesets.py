@@ -114,6 +114,7 @@ class DocumentSchema(Schema):
     def keep_undeclared(
         self, data: dict[str, Any], original: dict[str, Any], **kwargs: Any
     ) -> dict[str, Any]:
+        """The dump, with the original's members the schema does not declare passed through."""
         return {**{k: v for k, v in original.items() if k not in self.fields}, **data}
 
 
@@ -122,6 +123,8 @@ class DocumentSchema(Schema):
 # spaces and the names, and a deed that takes no buildings has no rents or building prices.
 @answer("position", "rents", "house_price", "hotel_price")
 class DeedSchema(DocumentSchema):
+    """A deed of a rule set as the API shows it, with its id."""
+
     id = fields.String(metadata={"description": "the deed's slug, used in transactions"})
     name = fields.String()
     position = fields.Integer()
@@ -143,6 +146,8 @@ class DeedSchema(DocumentSchema):
 
 @answer("title", "currency", "names", "spaces")
 class RuleSetSchema(DocumentSchema):
+    """A rule set's whole document as ``GET /api/v1/rulesets/{name}`` answers it."""
+
     name = fields.String()
     title = fields.String()
     currency = fields.Raw(
@@ -168,6 +173,8 @@ class RuleSetSchema(DocumentSchema):
 
 @answer()
 class RuleSetListSchema(Schema):
+    """Every built-in rule set, whole, as ``GET /api/v1/rulesets`` answers it."""
+
     items = fields.List(fields.Nested(RuleSetSchema))
 
 
@@ -223,6 +230,8 @@ class ParameterSchema(Schema):
 
 @answer()
 class ParameterListSchema(Schema):
+    """Every parameter a rule set may give, as ``GET /api/v1/parameters`` answers it."""
+
     parameters = fields.List(fields.Nested(ParameterSchema))
 
 
@@ -230,16 +239,22 @@ class ParameterListSchema(Schema):
 
 
 class _Strict(Schema):
+    """A part of a banker's own rule set: a member it does not declare is refused."""
+
     class Meta:
         unknown = RAISE
 
 
 class PlayersRangeInputSchema(_Strict):
+    """The fewest and the most players a banker's own rule set seats, each 2 to 8."""
+
     min = Int(required=True, validate=validate.Range(min=2, max=8))
     max = Int(required=True, validate=validate.Range(min=2, max=8))
 
 
 class DeedInputSchema(_Strict):
+    """One deed of a banker's own rule set, as ``POST /api/v1/games`` takes it."""
+
     name = Text(required=True, validate=validate.Length(min=1, max=80))
     id = fields.String(
         validate=validate.Regexp(r"^[a-z0-9]+(-[a-z0-9]+)*$"),
@@ -280,12 +295,16 @@ class DeedInputSchema(_Strict):
 
 
 class SpaceInputSchema(_Strict):
+    """One of the board's other spaces (not a deed) in a banker's own rule set, for people."""
+
     position = Int(required=True, validate=validate.Range(min=0, max=1000))
     kind = Text(required=True, validate=validate.Length(min=1, max=64))
     name = Text(required=True, validate=validate.Length(min=1, max=80))
 
 
 class OptionInputSchema(_Strict):
+    """A house rule a banker's own rule set offers: its type, default and choices."""
+
     type = fields.String(
         required=True, validate=validate.OneOf(("boolean", "choice", "amount", "minutes"))
     )
@@ -319,6 +338,7 @@ class CurrencyInput(fields.Field):
         )
 
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
+        """A label, or labels by language, each checked as its form is; anything else refused."""
         if isinstance(value, str):
             return self.label.deserialize(value)
         if isinstance(value, dict):

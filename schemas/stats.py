@@ -9,6 +9,8 @@ from schemas.answers import answer
 
 @answer()
 class PlayerStatsSchema(Schema):
+    """One player's money in and out over the game, and their peak net worth."""
+
     player = fields.String()
     salary = fields.Integer(
         metadata={"description": "salaries received (Millionaire Elite: the round income)"}
@@ -34,6 +36,8 @@ class PlayerStatsSchema(Schema):
 
 @answer()
 class DeedStatsSchema(Schema):
+    """One deed's owner, what was paid for it and the rent it collected."""
+
     property = fields.String()
     owner = fields.String(metadata={"description": "the deed's owner now: bank or a player"})
     price_paid = fields.Integer(
@@ -49,6 +53,8 @@ class DeedStatsSchema(Schema):
 
 @answer()
 class StatsSchema(Schema):
+    """A game's statistics as ``GET .../stats`` answers them: per player and per deed."""
+
     seq = fields.Integer(metadata={"description": "the last transaction counted"})
     players = fields.List(fields.Nested(PlayerStatsSchema), metadata={"description": "by seat"})
     deeds = fields.List(fields.Nested(DeedStatsSchema), metadata={"description": "board order"})

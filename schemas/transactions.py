@@ -62,6 +62,7 @@ def schema_field(field: Field) -> fields.Field:
 
 
 def _bare_field(field: Field) -> fields.Field:
+    """The field of one declared request field, its description aside (``schema_field`` adds it)."""
     kind, required = field.kind, field.required
     if field.many:
         one = schema_field(replace(field, many=False, required=True, description=None, max=None))
@@ -143,6 +144,8 @@ def refine_item(kind: str, field: str, refined: type[Schema]) -> None:
 
 
 class CardSchema(derived("card")):  # type: ignore[misc]
+    """The body of a ``card``, its figures as its effect needs: per building, or one amount."""
+
     @validates_schema
     def check_figures_of_effect(self, data: dict[str, Any], **kwargs: Any) -> None:
         """A repairs card gives its figures per building; every other card, one amount."""
@@ -165,6 +168,8 @@ class CardSchema(derived("card")):  # type: ignore[misc]
 
 
 class TaxSchema(derived("tax")):  # type: ignore[misc]
+    """The body of a ``tax``, where only income tax takes a ``choice``."""
+
     @validates_schema
     def check_choice_is_for_income_tax(self, data: dict[str, Any], **kwargs: Any) -> None:
         """Only income tax offers a choice."""
@@ -197,18 +202,25 @@ def check_break_down_of_hotel(data: dict[str, Any]) -> None:
 
 
 def _orders(kind: str) -> Field:
+    """The declared ``orders`` field of type ``kind``."""
     return next(f for f in REGISTRY[kind].fields if f.name == "orders")
 
 
 class BuildOrderSchema(item_schema(_orders("build"))):  # type: ignore[misc]
+    """One order of a ``build``: houses or a hotel for one deed."""
+
     @validates_schema
     def check_one_kind(self, data: dict[str, Any], **kwargs: Any) -> None:
+        """Houses or a hotel, not both."""
         check_houses_or_hotel(data)
 
 
 class SellOrderSchema(item_schema(_orders("sell_buildings"))):  # type: ignore[misc]
+    """One order of a ``sell_buildings``: houses or a hotel sold off one deed."""
+
     @validates_schema
     def check_one_kind(self, data: dict[str, Any], **kwargs: Any) -> None:
+        """Houses or a hotel, not both, and only a hotel broken down."""
         check_houses_or_hotel(data)
         check_break_down_of_hotel(data)
 
@@ -218,21 +230,29 @@ refine_item("sell_buildings", "orders", SellOrderSchema)
 
 
 class BuildSchema(derived("build")):  # type: ignore[misc]
+    """The body of a ``build``: one deed's buildings, or a list of orders."""
+
     @validates_schema
     def check_shape(self, data: dict[str, Any], **kwargs: Any) -> None:
+        """One deed or a list of orders, for houses or a hotel, not both."""
         check_property_or_orders(data, ("houses", "hotel", "price"))
         check_houses_or_hotel(data)
 
 
 class SellBuildingsSchema(derived("sell_buildings")):  # type: ignore[misc]
+    """The body of a ``sell_buildings``: one deed's buildings, or a list of orders."""
+
     @validates_schema
     def check_shape(self, data: dict[str, Any], **kwargs: Any) -> None:
+        """One deed or a list of orders, houses or a hotel, and only a hotel broken down."""
         check_property_or_orders(data, ("houses", "hotel", "break_down"))
         check_houses_or_hotel(data)
         check_break_down_of_hotel(data)
 
 
 class RenamePlayerSchema(derived("rename_player")):  # type: ignore[misc]
+    """The body of a ``rename_player``: the new name held to the rules of a name at creation."""
+
     # A new name is a name as at creation (NFC, trimmed, 1 to 40 characters, nothing hidden);
     # that it is not too like another player's is the ledger's to say (ledger.names).
     name = Name(required=True, metadata={"description": "the player's new name"})
@@ -266,6 +286,7 @@ class TransactionRequestSchema(Schema):
         partial: Any = None,
         unknown: Any = None,
     ) -> Any:
+        """The body loaded by its ``type``'s schema; a missing or unknown type refused alone."""
         if not isinstance(data, Mapping):
             raise ValidationError({"_schema": ["Invalid input type."]})
         kind = data.get("type")
@@ -305,6 +326,8 @@ def _instance(schema: type[Schema]) -> Schema:
 
 
 class WriteHeadersSchema(Schema):
+    """The headers of ``POST .../transactions``: ``Idempotency-Key`` and ``If-Match``."""
+
     idempotency_key = fields.String(
         data_key="Idempotency-Key",
         validate=validate.Length(min=1, max=255),
@@ -320,6 +343,8 @@ class WriteHeadersSchema(Schema):
 
 
 class WriteQuerySchema(Schema):
+    """The query of ``POST .../transactions``: ``dry_run``, to ask without recording."""
+
     dry_run = fields.Boolean(
         load_default=False,
         metadata={
@@ -333,6 +358,8 @@ class WriteQuerySchema(Schema):
 
 @answer()
 class PostingSchema(Schema):
+    """Money a transaction moved from one account to another."""
+
     from_ = fields.String(data_key="from", attribute="from")
     to = fields.String()
     amount = fields.Integer(metadata={"description": "always positive"})
@@ -340,6 +367,8 @@ class PostingSchema(Schema):
 
 @answer()
 class TransactionSchema(Schema):
+    """A transaction as its POST (a dry run too) and ``GET .../transactions/{seq}`` answer it."""
+
     seq = fields.Integer()
     # Every declared type, set-up included: the log holds both (an enum for generated clients).
     type = fields.String(validate=validate.OneOf(sorted(RECORDABLE | SETUP_TYPES)))
@@ -362,11 +391,15 @@ class TransactionSchema(Schema):
 
 @answer()
 class TransactionPageSchema(Schema):
+    """A page of a game's log as ``GET .../transactions`` answers it."""
+
     items = fields.List(fields.Nested(TransactionSchema))
     next = next_cursor()
 
 
 class TransactionQuerySchema(Schema):
+    """The query of ``GET .../transactions``: the filters, and which page."""
+
     account = ident(metadata={"description": "only transactions moving this account's money"})
     type = ident(attribute="kind", metadata={"description": "only transactions of this type"})
     property = ident(
