@@ -44,6 +44,7 @@ class Access(Aggregate):
 
     @staticmethod
     def create_id(token_hash: str) -> UUID:
+        """The id of a token's grant, made from the token's hash."""
         return uuid5(NAMESPACE, "token:" + token_hash)
 
     # The seat's generation the token was made for: a game's first tokens are of generation 0.
@@ -71,6 +72,7 @@ class Seat(Aggregate):
 
     @staticmethod
     def create_id(game_id: UUID, role: str) -> UUID:
+        """The id of the seat of ``role`` in game ``game_id``."""
         return uuid5(NAMESPACE, f"seat:{game_id}:{role}")
 
     @event("Replaced")
@@ -93,6 +95,7 @@ class Grant:
 
 
 def hash_token(token: str) -> str:
+    """The hash a token is kept and found by (SHA-256, in hex)."""
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
 
 

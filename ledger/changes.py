@@ -188,14 +188,17 @@ class ChangeKind:
 
 
 def _entries(part: Mapping[str, Mapping[str, Any]]) -> dict[str, dict[str, Any]]:
+    """A copy of a part of entries, each entry copied."""
     return {k: dict(v) for k, v in part.items()}
 
 
 def _lists(part: Mapping[str, list[Any]]) -> dict[str, list[Any]]:
+    """A copy of a part of lists, each list copied."""
     return {k: list(v) for k, v in part.items()}
 
 
 def _shares(part: Mapping[str, Any] | None) -> dict[str, Any] | None:
+    """A copy of the shares part (None where the game has no shares)."""
     return None if part is None else {"price": part["price"], "held": dict(part["held"])}
 
 
@@ -236,6 +239,7 @@ def flag_of(kind: str, part: str, value: str) -> ChangeKind:
 
 
 def _apply_houses(state: State, change: Change) -> None:
+    """Set a street's houses; the Bank's supply, where it has a limit, moves the other way."""
     to = change["to"]
     state["properties"][change["property"]]["houses"] = to
     if state["supply"]["houses"] is not None:
@@ -243,6 +247,7 @@ def _apply_houses(state: State, change: Change) -> None:
 
 
 def _apply_hotel(state: State, change: Change) -> None:
+    """Set a street's hotel; the Bank's supply, where it has a limit, moves the other way."""
     to = change["to"]
     state["properties"][change["property"]]["hotel"] = to
     if state["supply"]["hotels"] is not None:
@@ -250,20 +255,24 @@ def _apply_hotel(state: State, change: Change) -> None:
 
 
 def _apply_jail_card(state: State, change: Change) -> None:
+    """Give a deck's jail card to a player, or back to the deck."""
     state["jail_cards"][change["deck"]] = change["to"]
 
 
 def _apply_turn(state: State, change: Change) -> None:
+    """Set whose turn it is."""
     state["turn"] = change["to"]
 
 
 def _apply_status(state: State, change: Change) -> None:
+    """Set the game's status; the standings with ``finished``, None otherwise."""
     to = change["to"]
     state["status"] = to
     state["standings"] = change.get("standings") if to == "finished" else None
 
 
 def _apply_void(state: State, change: Change) -> None:
+    """Mark transaction ``seq`` voided by the void ``to``, or take the mark off (None)."""
     to = change["to"]
     if to is None:
         state["voided"].pop(str(change["seq"]), None)
@@ -272,6 +281,7 @@ def _apply_void(state: State, change: Change) -> None:
 
 
 def _apply_iou(state: State, change: Change) -> None:
+    """Write an IOU's whole entry, or remove it (None)."""
     to = change["to"]
     if to is None:
         del state["ious"][change["iou"]]
@@ -280,6 +290,7 @@ def _apply_iou(state: State, change: Change) -> None:
 
 
 def _apply_built_this_turn(state: State, change: Change) -> None:
+    """Set the houses a player built this turn; 0 takes the player off."""
     to = change["to"]
     if to:
         state["built_this_turn"][change["player"]] = to
@@ -288,6 +299,7 @@ def _apply_built_this_turn(state: State, change: Change) -> None:
 
 
 def _apply_figure(state: State, change: Change) -> None:
+    """Set or remove (None) a figure the banker entered for a deed; a deed left with none goes."""
     to = change["to"]
     figures = state["figures"].setdefault(change["property"], {})
     if to is None:
@@ -299,6 +311,7 @@ def _apply_figure(state: State, change: Change) -> None:
 
 
 def _apply_paid(state: State, change: Change) -> None:
+    """Keep the bid an unpriced deed was won for, or forget it (None)."""
     paid = state.setdefault("paid", {})  # late: a state snapshotted before it lacks it
     if change["to"] is None:
         paid.pop(change["property"], None)
@@ -307,10 +320,12 @@ def _apply_paid(state: State, change: Change) -> None:
 
 
 def _apply_share_price(state: State, change: Change) -> None:
+    """Set the share price."""
     shares_of(state)["price"] = change["to"]
 
 
 def _apply_shares(state: State, change: Change) -> None:
+    """Set the shares a player holds; 0 takes the player off."""
     to = change["to"]
     if to:
         shares_of(state)["held"][change["player"]] = to
@@ -319,6 +334,7 @@ def _apply_shares(state: State, change: Change) -> None:
 
 
 def _apply_policy(state: State, change: Change) -> None:
+    """Give a player an insurance policy (True) or take it back (False)."""
     held = state["policies"].setdefault(change["player"], [])
     if change["to"]:
         held.append(change["policy"])
@@ -329,6 +345,7 @@ def _apply_policy(state: State, change: Change) -> None:
 
 
 def _apply_name(state: State, change: Change) -> None:
+    """Rename a player, keeping the name he was created with while he has another."""
     # The name a player was created with is kept while he has another one: the game's header
     # (its export, the start of its hash chain) names the players as they were created. Kept
     # only while needed, so that a void of a rename gives back the very state before it.
@@ -341,6 +358,7 @@ def _apply_name(state: State, change: Change) -> None:
 
 
 def _apply_dispute(state: State, change: Change) -> None:
+    """Write a dispute's whole entry, or remove it (None)."""
     to = change["to"]
     disputes = state.setdefault("disputes", {})
     if to is None:
@@ -350,10 +368,12 @@ def _apply_dispute(state: State, change: Change) -> None:
 
 
 def _apply_dispute_status(state: State, change: Change) -> None:
+    """Set a dispute's status, ``resolved_by`` and note."""
     state["disputes"][str(change["dispute"])].update(change["to"])
 
 
 def _current_dispute_status(state: State, t: Change) -> Any:
+    """A dispute's status, ``resolved_by`` and note, as a ``dispute_status`` change holds them."""
     entry = state["disputes"][str(t["dispute"])]
     return {k: entry[k] for k in ("status", "resolved_by", "note")}
 
@@ -640,6 +660,7 @@ def check_registry(
 
 
 def _table(head: tuple[str, str, str], rows: list[tuple[str, str, str]]) -> str:
+    """The rows under ``head``, in aligned columns, indented as a literal block of the docstring."""
     rule = ("-" * len(head[0]), "-" * len(head[1]), "-" * len(head[2]))
     rows = [head, rule, *rows]
     width = [max(len(r[i]) for r in rows) for i in range(2)]

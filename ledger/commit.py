@@ -48,6 +48,7 @@ QUARANTINE_SECONDS = 5.0
 
 
 def _no_gathering() -> None:
+    """The ``gather`` that waits for nothing (outside gevent)."""
     return None
 
 
@@ -119,6 +120,7 @@ class GroupCommit:
             raise write.error
 
     def _lead(self) -> None:
+        """Commit the writes waiting (up to ``MAX_BATCH``) after ``gather``; then wake the rest."""
         try:
             self.gather()
             with self._ready:
@@ -130,6 +132,8 @@ class GroupCommit:
                 self._ready.notify_all()
 
     def _commit(self, batch: list[_Write]) -> None:
+        """Save ``batch``: together in one store transaction where it can, else write by write; then
+        the snapshots. Each write's error is kept for its writer."""
         try:
             apart, together = self._apart(batch)
             if len(together) < 2 or not self._record_together(together):

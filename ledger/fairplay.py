@@ -56,6 +56,7 @@ class Side:
 
     @property
     def value(self) -> int:
+        """What every item handed over is worth, cash included."""
         return (
             self.cash
             + sum(self.deeds.values())
@@ -238,6 +239,7 @@ class Thresholds:
 
     @classmethod
     def of(cls, rs: RuleSet) -> Thresholds:
+        """The thresholds of rule set ``rs``, the distress limit a percent of the starting cash."""
         distress = int(rs.params["fairplay_distress_percent"])
         return cls(
             dumping_percent=int(rs.params["fairplay_dumping_percent"]),
@@ -338,6 +340,7 @@ def _judged(
     after_following: State | None,
     limits: Thresholds,
 ) -> list[dict[str, Any]]:
+    """The flags of the handovers of a transaction that waited for the next one, ``following``."""
     txn, found, before = waiting
     if txn["type"] == "payment" and following is not None:
         # The IOU the payee gives the payer right after (a loan's cash handed over first) came

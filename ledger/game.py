@@ -127,6 +127,7 @@ class Game(Aggregate):
 
     @property
     def last_seq(self) -> int:
+        """The seq of the last transaction recorded in the game (0 before the first)."""
         return int(self.state["last_seq"])
 
     def record(

@@ -38,6 +38,7 @@ class Journal:
         self._pending: list[str] = []
 
     def write(self, stored_events: Sequence[StoredEvent]) -> None:
+        """Add one insert's events as a line, for the host to take."""
         self._pending.append(encode(stored_events))
 
     def take(self) -> list[str]:
@@ -58,6 +59,7 @@ def use(journal: Journal) -> Journal:
 
 
 def encode(stored_events: Sequence[StoredEvent]) -> str:
+    """The journal line of one insert's events."""
     return json.dumps(
         [
             [str(e.originator_id), e.originator_version, e.topic, e.state.decode()]
@@ -69,6 +71,7 @@ def encode(stored_events: Sequence[StoredEvent]) -> str:
 
 
 def decode(line: str) -> list[StoredEvent]:
+    """The events of one journal line, as the store keeps them."""
     return [
         StoredEvent(
             originator_id=UUID(originator_id),
@@ -94,6 +97,7 @@ class PocketRecorder(POPOApplicationRecorder):
     def insert_events(
         self, stored_events: Sequence[StoredEvent], **kwargs: Any
     ) -> Sequence[int] | None:
+        """Insert the events as the library does, then write them to the journal."""
         ids = super().insert_events(stored_events, **kwargs)
         self.journal.write(stored_events)
         return ids
@@ -128,7 +132,9 @@ class PocketFactory(POPOFactory):
     """The pocket store: events in ``PocketRecorder``, snapshots in memory only."""
 
     def application_recorder(self) -> ApplicationRecorder:
+        """The recorder of the games' events: a ``PocketRecorder`` on the process's journal."""
         return PocketRecorder(JOURNAL)
 
     def aggregate_recorder(self, purpose: str = "events") -> AggregateRecorder:
+        """A recorder in memory only, for the snapshots."""
         return POPOAggregateRecorder()

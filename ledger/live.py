@@ -168,6 +168,7 @@ class Feed:
         return follower
 
     def forget(self, follower: Follower) -> None:
+        """Stop handing transactions to ``follower``; the watcher stops once no reader is left."""
         with self._lock:
             if follower.watch is not None:
                 watching = self._watching.get(follower.watch.seat_id, set())
@@ -197,6 +198,7 @@ class Feed:
             watcher.join(timeout=5)
 
     def _start(self) -> None:
+        """Start the watcher at the log's last notification, or keep the one still running."""
         if self._watcher is not None and self._watcher.is_alive():
             self._stop.clear()
             return
@@ -214,6 +216,8 @@ class Feed:
         self._watcher = watcher
 
     def _watch(self, stop: threading.Event) -> None:
+        """The watcher: reads the notification log until ``stop``, closing the readers of replaced
+        tokens and handing on the changed games' transactions."""
         while not stop.is_set():
             try:
                 notes = self._recorder.select_notifications(
@@ -240,6 +244,7 @@ class Feed:
                 follower.close()
 
     def _hand_on(self, changed: set[UUID]) -> None:
+        """Give each changed game's readers the transactions recorded since the last handed on."""
         with self._lock:
             games = [g for g in changed if g in self._followers]
             since = {g: self._delivered[g] for g in games}

@@ -118,6 +118,7 @@ class Parameter:
 
     @property
     def required(self) -> bool:
+        """Whether a document must give this parameter: it has no default."""
         return self.default is REQUIRED
 
     @property
@@ -188,6 +189,7 @@ def at_most_expected(p: Parameter) -> str:
 
 
 def registry(*parameters: Parameter) -> dict[str, Parameter]:
+    """The parameters by name, in the order given."""
     return {p.name: p for p in parameters}
 
 

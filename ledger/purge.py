@@ -204,6 +204,8 @@ class Purging:
         return self._removed(game)
 
     def _removed(self, game: Purgeable) -> int:
+        """Log the purge of ``game`` and remove its rows, tried again when another purge took its
+        place in the log; the rows removed."""
         owned = self.owned().pop(game.id, Owned(set(), set()))
         for _ in range(PURGE_ATTEMPTS):
             marker = self._log.trigger_event(
@@ -234,6 +236,7 @@ class Purging:
 
     # -- the stores -----------------------------------------------------------------------------
     def _tables(self) -> tuple[Any, str, str]:
+        """The store's recorder, its table of events, and its table of snapshots ("" for none)."""
         recorder: Any = self._storage.recorder
         snapshots = self._storage.snapshots
         snapshot_table = snapshots.recorder.events_table_name if snapshots is not None else ""  # type: ignore[attr-defined]
@@ -280,6 +283,8 @@ class Purging:
         raise NotFound("purge works on a SQLite or PostgreSQL store")
 
     def _remove(self, game_id: UUID, version: int, owned: Owned, marker: StoredEvent) -> int:
+        """In one transaction: log the purge (``marker``), then remove the game's rows; the rows
+        removed. ``GameChanged`` if the game is no longer at ``version``."""
         recorder, events, snapshots = self._tables()
         aggregates = [game_id, *sorted(owned.aggregates)]
         entries = sorted(owned.entries)
@@ -319,6 +324,7 @@ class Purging:
         entries: list[tuple[UUID, int]],
         marker: StoredEvent,
     ) -> int:
+        """``_remove`` on PostgreSQL."""
         schema = Identifier(recorder.datastore.schema)
         events = SQL("{}.{}").format(schema, Identifier(recorder.events_table_name))
         _, _, snapshot_table = self._tables()

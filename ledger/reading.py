@@ -278,6 +278,7 @@ class Reading:
         return self.statement_job(game_id, account)()
 
     def statement_job(self, game_id: UUID | str, account: str) -> Job:
+        """``statement``: the store read now, the statement made by the job returned."""
         game = self._storage.load_game(game_id)
         if account not in game.state["balances"]:
             raise NotFound(f"no account {account!r}")
@@ -289,6 +290,7 @@ class Reading:
         return self.replay_job(game_id)()
 
     def replay_job(self, game_id: UUID | str) -> Job:
+        """``replay``: the store read now, the steps replayed by the job returned."""
         game = self._storage.load_game(game_id)
         initial = self._storage.load_game(game.id, version=Game.INITIAL_VERSION)
         voided = dict(game.state["voided"])  # the game in hand may take a write meanwhile
@@ -301,6 +303,7 @@ class Reading:
         return self.fairplay_job(game_id)()
 
     def fairplay_job(self, game_id: UUID | str) -> Job:
+        """``fairplay``: the store read now, the flags found by the job returned."""
         game = self._storage.load_game(game_id)
         initial = self._storage.load_game(game.id, version=Game.INITIAL_VERSION)
         voided = dict(game.state["voided"])
@@ -312,6 +315,7 @@ class Reading:
         return self.stats_job(game_id, seq)()
 
     def stats_job(self, game_id: UUID | str, seq: int | None = None) -> Job:
+        """``stats``: the store read now, the figures counted by the job returned."""
         game = self._storage.load_game(game_id)
         last = game.last_seq if seq is None else seq
         if not 0 <= last <= game.last_seq:
@@ -327,6 +331,7 @@ class Reading:
         return self.verify_job(game_id)()
 
     def verify_job(self, game_id: UUID | str) -> Job:
+        """``verify``: the store read now, the hash chain checked by the job returned."""
         game = self._storage.load_game(game_id)
         genesis = self._storage.load_game(game.id, version=Game.INITIAL_VERSION).state["head"]
         stored = self.stored_records(game.id, 0, game.last_seq)  # this version's

@@ -107,6 +107,7 @@ class Refusal:
 
     @property
     def reasons(self) -> tuple[str, ...]:
+        """The reasons the code is given for, where it has one case per reason."""
         return tuple(r for r in self.cases if r is not None)
 
     def case(self, params: Mapping[str, Any]) -> Case:
@@ -185,6 +186,7 @@ def case(description: str, template: str, *params: str, **members: str) -> Case:
 
 
 def registry(*refusals: Refusal) -> dict[str, Refusal]:
+    """The refusal codes by code, in the order given."""
     return {r.code: r for r in refusals}
 
 

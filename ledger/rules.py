@@ -197,6 +197,8 @@ def can_raise(rs: RuleSet, state: State, player: str) -> int:
 
 
 class StreetRent(TypedDict):
+    """A street's rent before any multiplier, and what it comes from."""
+
     houses: int
     hotel: bool
     monopoly: bool
@@ -204,11 +206,15 @@ class StreetRent(TypedDict):
 
 
 class RailroadRent(TypedDict):
+    """A railroad's rent before any multiplier, and how many railroads its owner holds."""
+
     railroads_held: int
     base_rent: int
 
 
 class UtilityRent(TypedDict):
+    """A utility's rent: the dice times the factor for the utilities its owner holds."""
+
     utilities_held: int
     dice: int
     factor: int

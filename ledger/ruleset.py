@@ -72,10 +72,12 @@ class RuleSet:
 
     @property
     def min_players(self) -> int:
+        """The fewest players a game of this rule set seats."""
         return int(self.document["players"]["min"])
 
     @property
     def max_players(self) -> int:
+        """The most players a game of this rule set seats."""
         return int(self.document["players"]["max"])
 
     def option_defaults(self) -> dict[str, Any]:
@@ -173,6 +175,7 @@ def _same_whole(value: Any, expected: int | None) -> bool:
 
 
 def _length(value: Any) -> int:
+    """How many items ``value`` has if it is a list; 0 otherwise."""
     return len(value) if isinstance(value, list) else 0
 
 
@@ -275,6 +278,7 @@ def _buildings_wrong(
 
 
 def _check_currency(raw: Any, problems: list[str]) -> None:
+    """Add to ``problems`` what is wrong with ``currency``: a label, or one per language."""
     if isinstance(raw, str) and len(raw) <= MAX_CURRENCY:
         return
     if not isinstance(raw, dict) or not raw:
@@ -325,6 +329,8 @@ def _check_names(raw: Any, deeds: dict[str, Deed] | None, problems: list[str]) -
 def _check_options(
     raw: Any, params: dict[str, Any], problems: list[str]
 ) -> dict[str, dict[str, Any]]:
+    """The valid house rules of a document's ``options``, each with its default; what is wrong
+    with the others added to ``problems``."""
     options: dict[str, dict[str, Any]] = {}
     if not isinstance(raw, dict):
         problems.append("options: an object is required")
@@ -361,6 +367,7 @@ def _check_options(
 
 
 def _read_built_in(name: str) -> dict[str, Any]:
+    """The document of the built-in rule set ``name``, as its JSON file holds it."""
     text = resources.files("ledger.rulesets").joinpath(f"{name}.json").read_text("utf-8")
     document: dict[str, Any] = json.loads(text)
     return document
@@ -430,6 +437,7 @@ def _printed_names(deeds: Any) -> dict[str, str]:
 
 @cache
 def _load_built_in(name: str) -> RuleSet:
+    """The built-in rule set ``name``, its ``extends`` resolved, parsed once and kept."""
     return parse_ruleset(resolve_extends(_read_built_in(name)))
 
 

@@ -54,6 +54,7 @@ def _standing_for() -> dict[str, str]:
 
 
 def _nfd(text: str) -> str:
+    """``text`` in Unicode's NFD: each character decomposed."""
     return unicodedata.normalize("NFD", text)
 
 

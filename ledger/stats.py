@@ -51,6 +51,7 @@ class Tally:
         self.rent = {slug: [0, 0] for slug in rs.deeds}  # collected, times
 
     def add(self, player: str, figure: str, amount: int) -> None:
+        """Count ``amount`` in a player's ``figure``; the Bank and the pot count in none."""
         if player in self.players:
             self.players[player][figure] += amount
 
@@ -86,6 +87,7 @@ def _deeds_dealt(tally: Tally, txn: Txn) -> None:
 
 
 def _rent(tally: Tally, txn: Txn) -> None:
+    """Rent: what the payer paid and the owner received, counted on the deed too (sum and times)."""
     for posting in txn["postings"]:
         tally.add(posting["from"], "rent_paid", posting["amount"])
         tally.add(posting["to"], "rent_received", posting["amount"])
@@ -110,6 +112,7 @@ def _bankruptcy(tally: Tally, txn: Txn) -> None:
 
 
 def _unmortgage(tally: Tally, txn: Txn) -> None:
+    """A mortgage lifted: the interest its owner paid."""
     tally.add(txn["basis"]["owner"], "interest", txn["basis"]["interest"])
 
 

@@ -58,6 +58,7 @@ class Storage(Application[UUID]):
         return game
 
     def _take_snapshots(self, processing_event: Any) -> None:
+        """Take the snapshots due after a save; a store unavailable loses one, not the write."""
         # A snapshot is taken after its transaction is saved, and is only a shortcut for
         # loading the game: a store that fails now must not turn a recorded write into an
         # error (the next snapshot comes SNAPSHOT_INTERVAL transactions later).

@@ -106,6 +106,8 @@ class DurableSQLiteConnectionPool(SQLiteConnectionPool):
         self._max_pages: int | None = None
 
     def _create_connection(self) -> SQLiteConnection:
+        """A connection of the library's that syncs each commit to disk, the database in WAL mode,
+        held to the page limit if one is set."""
         if not self.is_sqlite_memory_mode and not self.is_journal_mode_wal:
             self._into_wal()
         connection = super()._create_connection()
@@ -233,6 +235,7 @@ if HAS_POSTGRES:
         it again, with its Idempotency-Key, after ``Retry-After``)."""
 
         def select_notifications(self, *args: Any, **kwargs: Any) -> Any:
+            """The library's read of the notification log, tried again once if it failed at once."""
             return once_more_if_quick(
                 PostgresApplicationRecorder.select_notifications.__wrapped__,  # type: ignore[attr-defined]
                 self,
@@ -241,6 +244,7 @@ if HAS_POSTGRES:
             )
 
         def max_notification_id(self) -> Any:
+            """The last notification id, tried again once if the read failed at once."""
             return once_more_if_quick(
                 PostgresApplicationRecorder.max_notification_id.__wrapped__,  # type: ignore[attr-defined]
                 self,
@@ -249,6 +253,7 @@ if HAS_POSTGRES:
         def insert_events(
             self, stored_events: Sequence[StoredEvent], **kwargs: Any
         ) -> Sequence[int] | None:
+            """The library's insert, tried once; one over ``PIPELINED_BYTES`` goes unpipelined."""
             if sum(len(event.state) for event in stored_events) > PIPELINED_BYTES:
                 return self._insert_unpipelined(stored_events, **kwargs)
             once = PostgresApplicationRecorder.insert_events.__wrapped__  # type: ignore[attr-defined]
@@ -335,6 +340,7 @@ def select_states(
 def _sqlite_states(
     recorder: SQLiteAggregateRecorder, originator_id: UUID | str, gt: int, limit: int | None
 ) -> list[bytes]:
+    """``select_states`` on the library's SQLite recorder."""
     statement = (
         f"SELECT state FROM {recorder.events_table_name} "
         "WHERE originator_id=? AND originator_version>? ORDER BY originator_version ASC"
@@ -354,6 +360,7 @@ def _sqlite_states(
 def _postgres_states(
     recorder: Any, originator_id: UUID | str, gt: int, limit: int | None
 ) -> list[bytes]:
+    """``select_states`` on the library's PostgreSQL recorder, its results in binary."""
     statement = SQL(
         "SELECT state FROM {schema}.{table} WHERE originator_id = %s"
         " AND originator_version > %s ORDER BY originator_version ASC"
@@ -494,6 +501,7 @@ def settle_schema(recorder: object) -> tuple[int, int]:
 
 
 def upgrade(found: int, cursor: Any) -> None:
+    """Take a store from layout ``found`` to ``SCHEMA``; a store of a newer layout is refused."""
     if found > SCHEMA:
         raise NewerStore(
             f"this store was written by a newer release of tablebank (its layout is {found}, "

@@ -35,6 +35,7 @@ class Classic:
 
     @property
     def name(self) -> str:
+        """The variant's name, as a rule set's ``variant`` parameter gives it."""
         return self.values.name
 
     @property

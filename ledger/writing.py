@@ -71,6 +71,7 @@ class IdempotentWrite(Aggregate):
 
     @staticmethod
     def create_id(game_id: UUID, key: str) -> UUID:
+        """The id of the answer kept under Idempotency-Key ``key`` of game ``game_id``."""
         return uuid5(NAMESPACE, f"idempotency:{game_id}:{key}")
 
     @event("Recorded")
@@ -232,6 +233,8 @@ class Writing:
         if_match: Versions | None,
         body_digest: str,
     ) -> tuple[dict[str, Any], bool]:
+        """Record ``body``, again on the store's game after a clash or a refusal on the cached one;
+        the transaction's view, and whether it is the answer kept for an earlier request."""
         # The first attempt trusts this process's cache: the game as this process last saved
         # or read it, without asking the store whether another process wrote since. That is
         # checked where it matters anyway: a save on a stale game clashes with the version
@@ -311,6 +314,7 @@ class Writing:
     def _idempotent_answer(
         self, game_id: UUID, key: str, body_digest: str
     ) -> dict[str, Any] | None:
+        """The answer kept under ``key`` for this body, or None; refused if the key had another."""
         try:
             earlier: Any = self._storage.repository.get(IdempotentWrite.create_id(game_id, key))
         except AggregateNotFoundError:

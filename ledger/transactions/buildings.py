@@ -41,6 +41,7 @@ class BuildingsSold(TransactionRecorded):
 
 
 def _orders(body: Body) -> list[Body]:
+    """The orders of a build or a sale: its list, or the body itself for one street."""
     if body.get("orders"):
         if body.get("property") is not None:
             raise InvalidField("orders", "give either orders or one property, not both")
@@ -54,6 +55,8 @@ def _orders(body: Body) -> list[Body]:
 
 
 def _street_of_owner(d: Draft, order: Body, owner: str | None) -> tuple[Deed, str]:
+    """The street an order names and its owner, who must be ``owner`` where given; a deed
+    that takes no buildings is refused."""
     deed, who = d.owned_deed(order["property"])
     if not deed.buildable:
         raise RuleViolation("not_buildable", property=deed.slug, kind=deed.kind)
@@ -69,6 +72,7 @@ def in_supply(d: Draft, what: Literal["houses", "hotels"], count: int) -> bool:
 
 
 def _check_even(d: Draft, slugs: set[str]) -> None:
+    """Refuse if the group of any of ``slugs`` is built unevenly (counts more than one apart)."""
     for slug in sorted(slugs):
         if not rules.group_is_even(d.rs, d.state, slug):
             levels = {s: rules.building_level(d.rs, d.prop(s)) for s in d.rs.group_of(slug)}

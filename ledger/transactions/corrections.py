@@ -25,6 +25,8 @@ class TransactionVoided(TransactionRecorded):
 
 
 class VoidBasis(TypedDict):
+    """The transaction voided, why, how many later ones were checked; the dispute it closes."""
+
     voided: int
     voided_type: str
     reason: str
@@ -146,6 +148,7 @@ def _replay_without(d: Draft, state: State, txn: Txn, voided: int) -> State:
 
 
 def _check_from(d: Draft, change: dict[str, Any], at_seq: int, voided: int) -> None:
+    """Refuse the void (``table_changed``) unless the table holds ``change``'s ``from``."""
     target = {k: v for k, v in change.items() if k not in ("kind", "from", "to", "standings")}
     if d._current(change["kind"], target) != change["from"]:
         raise RuleViolation("void_conflict", reason="table_changed", seq=at_seq, depends_on=voided)

@@ -64,6 +64,7 @@ class TransactionRecorded(Aggregate.Event):
     txn: dict[str, Any]
 
     def apply(self, aggregate: Aggregate) -> None:
+        """Apply the recorded transaction to the game's state."""
         apply_transaction(aggregate.state, self.txn)  # type: ignore[attr-defined]
 
 

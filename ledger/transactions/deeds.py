@@ -46,6 +46,8 @@ class MortgageLifted(TransactionRecorded):
 
 
 class DealBasis(TypedDict):
+    """The deeds dealt to a player at their printed prices, and what they came to."""
+
     player: str
     prices: dict[str, int]
     total: int
@@ -61,6 +63,8 @@ class BuyBasis(TypedDict):
 
 
 class AuctionBasis(TypedDict):
+    """The winning bid, who sold (the Bank, or the owner), and the deed's printed price."""
+
     property: str
     bid: int
     seller: str
@@ -95,12 +99,16 @@ class RentBasis(TypedDict):
 
 
 class MortgageBasis(TypedDict):
+    """The deed mortgaged, its owner, and the mortgage value the Bank paid."""
+
     property: str
     owner: str
     mortgage_value: int | None
 
 
 class UnmortgageBasis(TypedDict):
+    """The mortgage lifted: its value, the interest and what it is taken of, what the owner paid."""
+
     property: str
     owner: str
     mortgage_value: int | None

@@ -28,12 +28,16 @@ class DisputeResolved(TransactionRecorded):
 
 
 class DisputeBasis(TypedDict):
+    """The dispute's seq, the transaction it is about, and who disputed it."""
+
     dispute: int
     about: int
     by: str
 
 
 class DisputeResolveBasis(TypedDict):
+    """The dispute closed, the transaction it was about, and its status (upheld)."""
+
     dispute: int
     about: int
     status: str

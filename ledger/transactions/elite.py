@@ -47,6 +47,8 @@ class JackpotPlayed(TransactionRecorded):
 
 
 class KittyBasis(TypedDict):
+    """The seed the Bank put in the jackpot kitty."""
+
     pot: int
 
 
@@ -79,6 +81,8 @@ class RoundTaxBasis(TypedDict):
 
 
 class ExemptionBasis(TypedDict):
+    """The player whose next round tax is waived."""
+
     player: str
     waives: str
 
@@ -92,6 +96,8 @@ class InsuranceBasis(TypedDict):
 
 
 class JackpotBasis(TypedDict):
+    """The stake, the Bank's payout, whether the player won, and whether the stake came back."""
+
     stake: int
     payout: int
     won: bool

@@ -39,6 +39,8 @@ AN_IOU = f.choice("iou", source="ious", description="the IOU's id, e.g. iou-12")
 
 
 class IouBasis(TypedDict):
+    """A new IOU: its id, its debtor and creditor, and its amount."""
+
     iou: str
     debtor: str
     creditor: str
@@ -46,6 +48,8 @@ class IouBasis(TypedDict):
 
 
 class IouRepayBasis(TypedDict):
+    """What was repaid on an IOU, and what it still owes."""
+
     iou: str
     repaid: int
     outstanding: int
@@ -57,6 +61,8 @@ IouTransferBasis = TypedDict(
 
 
 class IouForgiveBasis(TypedDict):
+    """An IOU forgiven: its holder, and what it no longer owes."""
+
     iou: str
     holder: str
     forgiven: int
@@ -68,11 +74,13 @@ def loans_offered(rs: RuleSet, options: Mapping[str, Any]) -> bool:
 
 
 def _loans_allowed(d: Draft) -> None:
+    """Refuse unless players may lend in this game (``loans_offered``)."""
     if not loans_offered(d.rs, d.options):
         raise RuleViolation("option_disabled", reason="player_loans")
 
 
 def _iou(d: Draft, body: Body) -> tuple[str, dict[str, Any]]:
+    """The open IOU the body names, with its id; an unknown or settled one is refused."""
     iou_id = body.get("iou")
     iou = d.state["ious"].get(iou_id) if isinstance(iou_id, str) else None
     if iou is None:

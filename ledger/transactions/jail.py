@@ -32,19 +32,27 @@ class LeftJail(TransactionRecorded):
 
 
 class JailFineBasis(TypedDict):
+    """The jail fine paid."""
+
     fine: int
 
 
 class JailCardBasis(TypedDict):
+    """The deck whose jail card was drawn and kept, or used."""
+
     deck: str
     action: str
 
 
 class GoToJailBasis(TypedDict):
+    """The salary a player sent to jail collects on the way: none."""
+
     salary: int  # none: a player sent to jail collects no salary on the way
 
 
 class LeaveJailBasis(TypedDict):
+    """That the player left jail on doubles."""
+
     doubles: bool
 
 

@@ -47,6 +47,8 @@ class PotCollected(TransactionRecorded):
 
 
 class StartingCashBasis(TypedDict):
+    """The player and the starting cash the Bank paid him."""
+
     player: str
     starting_cash: int
 
@@ -64,6 +66,8 @@ class SalaryBasis(TypedDict):
 
 
 class PaymentBasis(TypedDict):
+    """The amount paid."""
+
     amount: int
 
 
@@ -93,6 +97,8 @@ class TaxBasis(TypedDict):
 
 
 class PotBasis(TypedDict):
+    """What the pot held, all of it paid to the player."""
+
     pot: int
 
 

@@ -22,6 +22,7 @@ Offer = Callable[[RuleSet, Mapping[str, Any], State], list[str]]
 
 
 def _deeds(rs: RuleSet, state: State, keep: Callable[[PropertyEntry], bool]) -> list[str]:
+    """The deeds whose entry on the table ``keep`` keeps, in the rule set's order."""
     return [slug for slug in rs.deeds if keep(state["properties"][slug])]
 
 

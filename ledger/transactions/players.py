@@ -27,6 +27,8 @@ class PlayerRenamed(TransactionRecorded):
 
 
 class RenameBasis(TypedDict):
+    """The player renamed, with the old name and the new one."""
+
     player: str
     old_name: str
     new_name: str

@@ -23,6 +23,8 @@ class TradeMade(TransactionRecorded):
 
 
 class TradeBasis(TypedDict):
+    """Each leg as moved, and each mortgaged deed received: its 10 %, and whether it was lifted."""
+
     legs: list[dict[str, Any]]
     mortgaged_received: list[dict[str, Any]]
 

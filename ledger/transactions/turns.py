@@ -26,11 +26,15 @@ class GameFinished(TransactionRecorded):
 
 
 class TurnBasis(TypedDict):
+    """Whose turn it was, and whose it is now."""
+
     previous: str | None
     player: str
 
 
 class FinishBasis(TypedDict):
+    """How the game was scored, and the standings."""
+
     scoring: str
     standings: NotRequired[list[Standing]]
 
