@@ -108,6 +108,8 @@ def printable(text: str) -> str:
 
 @audit_blp.route("/accounts/<account>/statement")
 class Statement(MethodView):
+    """One account's statement in a game (``/accounts/<account>/statement``)."""
+
     @audit_blp.read(StatementSchema, "get_statement")
     def get(self, _query: dict[str, Any], game: UUID, account: str) -> Any:
         """Every posting into or out of one account, signed, with the running balance."""
@@ -116,6 +118,8 @@ class Statement(MethodView):
 
 @audit_blp.route("/replay")
 class Replay(MethodView):
+    """A game's replay, a step per transaction (``/replay``)."""
+
     @audit_blp.read(ReplaySchema, "replay_game")
     def get(self, _query: dict[str, Any], game: UUID) -> Any:
         """One step per transaction, with every balance and net worth after it."""
@@ -124,6 +128,8 @@ class Replay(MethodView):
 
 @audit_blp.route("/verify")
 class Verify(MethodView):
+    """The check of a game's hash chain (``/verify``)."""
+
     @audit_blp.read(VerificationSchema, "verify_game")
     def get(self, _query: dict[str, Any], game: UUID) -> Any:
         """Recompute the hash chain; ``head`` is the hash to note and compare later."""
@@ -132,6 +138,8 @@ class Verify(MethodView):
 
 @audit_blp.route("/export")
 class Export(MethodView):
+    """A game's whole log, to keep or to import elsewhere (``/export``)."""
+
     @audit_blp.read(ExportSchema, "export_game")
     def get(self, _query: dict[str, Any], game: UUID) -> Any:
         """The whole log with each transaction's hash, to keep or import elsewhere; no tokens."""
@@ -140,6 +148,8 @@ class Export(MethodView):
 
 @import_blp.route("")
 class Import(MethodView):
+    """A new game from an exported log (``/api/v1/games/import``)."""
+
     @creates_a_game(import_blp, ImportSchema, "import_game", {413: "A body over 32 MiB."})
     def post(self, document: dict[str, Any], _query: dict[str, Any]) -> Any:
         """A new game from an exported log, every transaction checked again; new tokens."""

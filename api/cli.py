@@ -140,6 +140,7 @@ class QueryRedaction(logging.Filter):
     whole ("Invalid HTTP request line: 'GET /x?token=...'") and the URI of a failed request."""
 
     def filter(self, record: logging.LogRecord) -> bool:
+        """Every line let through, each query string in it cut to ``?<query>``."""
         message = record.getMessage()
         if "?" in message:
             record.msg, record.args = QUERY_STRING.sub("?<query>", message), ()
@@ -150,6 +151,7 @@ class _Logger(glogging.Logger):  # type: ignore[misc]
     """gunicorn's logger, its error log passed through ``QueryRedaction``."""
 
     def setup(self, cfg: Any) -> None:
+        """gunicorn's, with ``QueryRedaction`` on its error log (once)."""
         super().setup(cfg)
         if not any(isinstance(each, QueryRedaction) for each in self.error_log.filters):
             self.error_log.addFilter(QueryRedaction())
@@ -274,6 +276,8 @@ class _Server(BaseApplication):  # type: ignore[misc]
         super().__init__()
 
     def load_config(self) -> None:
+        """gunicorn's settings from the command line, and the hooks that close a worker's store and
+        forget a dead worker's gauges."""
         for key, value in self.options.items():
             self.cfg.set(key, value)
         self.cfg.set("worker_exit", self.close_bank)
@@ -293,6 +297,8 @@ class _Server(BaseApplication):  # type: ignore[misc]
         super().run()
 
     def load(self) -> Any:
+        """A worker's app, made by ``create_app`` once eventsourcing's locks are gevent's, then
+        warmed up (``warm_up``)."""
         from api import create_app
 
         cooperative_eventsourcing()
@@ -500,6 +506,7 @@ def base_url(text: str) -> str:
 
 
 def export(args: argparse.Namespace) -> int:
+    """``tablebank export``: a game's whole log as JSON on stdout."""
     if not is_postgres(args.db) and not Path(args.db).is_file():
         raise CommandFailed(f"no database at {redact(args.db)}")
     with TableBank(env=persistence_env(args.db)) as bank:
@@ -509,6 +516,8 @@ def export(args: argparse.Namespace) -> int:
 
 
 def import_(args: argparse.Namespace) -> int:
+    """``tablebank import``: a new game from an exported log, checked as the API checks one;
+    prints its id, head and tokens."""
     document = read_log(args.file)
     check_importable(args.file, document)
     with TableBank(env=persistence_env(args.db)) as bank:
@@ -726,6 +735,8 @@ def sqlite_copy(source: Path, target: Path) -> None:
 
 
 def sqlite_store(db: str, instead: str, must_exist: bool = True) -> str:
+    """``--db`` for a backup or a restore: a SQLite file (there already, if ``must_exist``);
+    CommandFailed for a PostgreSQL store, which ``instead`` backs up or restores."""
     if is_postgres(db):
         raise CommandFailed(
             f"a PostgreSQL store is backed up with {instead} (docs/deploy.md, Backups)"
@@ -776,6 +787,7 @@ def held_alone(db: Path) -> Iterator[Path | None]:
 
 
 def verify(args: argparse.Namespace) -> int:
+    """``tablebank verify``: an exported log checked offline; exit status 0 if it holds, else 1."""
     result = verify_document(read_log(args.file))
     if not result["ok"]:
         print(f"invalid at seq {result['seq']}: {result['detail']}")
@@ -785,6 +797,8 @@ def verify(args: argparse.Namespace) -> int:
 
 
 def replay(args: argparse.Namespace) -> int:
+    """``tablebank replay``: every balance and net worth after each transaction of a log (the last
+    ``--last`` steps), with progress bars on a terminal; exit status 1 for an invalid log."""
     err = Console(stderr=True)
     bars = Progress(console=err, transient=True, redirect_stdout=False, disable=not err.is_terminal)
     with bars as progress:
@@ -859,6 +873,7 @@ def read_log(path: str) -> Any:
 
 
 def parse_log(path: str, raw: bytes) -> Any:
+    """An exported log's bytes read as JSON; CommandFailed naming ``path`` if they are not JSON."""
     try:
         return json.loads(raw)
     except ValueError as error:
@@ -866,6 +881,7 @@ def parse_log(path: str, raw: bytes) -> Any:
 
 
 def add_db_option(command: argparse.ArgumentParser) -> None:
+    """A command's ``--db``: a SQLite file or a ``postgresql://`` URL (``$TABLEBANK_DB``)."""
     command.add_argument(
         "--db",
         default=os.environ.get("TABLEBANK_DB", DEFAULT_DB),
@@ -1130,6 +1146,7 @@ def add_purge_command(sub: Any) -> None:
 
 
 def not_negative(text: str) -> int:
+    """An option's whole number, 0 or more."""
     number = int(text)
     if number < 0:
         raise argparse.ArgumentTypeError(f"{text} is not 0 or more")
@@ -1137,6 +1154,7 @@ def not_negative(text: str) -> int:
 
 
 def positive(text: str) -> int:
+    """An option's whole number, 1 or more."""
     number = int(text)
     if number < 1:
         raise argparse.ArgumentTypeError(f"{text} is not a positive number")
@@ -1144,6 +1162,8 @@ def positive(text: str) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """The ``tablebank`` command; its exit status. A known fault is one line on stderr (status 1;
+    2 for a store newer than this release), not a traceback."""
     args = parser().parse_args(argv)
     try:
         return int(args.func(args))

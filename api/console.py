@@ -80,6 +80,8 @@ console_blp = Blueprint(
 
 
 class QrRequestSchema(Schema):
+    """The body of ``POST /console/qr``: the text (a player's link) to draw as a QR code."""
+
     class Meta:
         unknown = RAISE
 

@@ -63,6 +63,8 @@ events_blp = one_game(
 
 @events_blp.route("/events")
 class Events(MethodView):
+    """A game's live event stream (``/events``)."""
+
     @events_blp.arguments(EventsQuerySchema, location="query", unknown=RAISE)
     @events_blp.arguments(EventsHeadersSchema, location="headers")
     @events_blp.response(
@@ -136,6 +138,7 @@ class EventStream:
             self.close()
 
     def close(self) -> None:
+        """End the stream: stop its watcher, close its follower, free its place under the caps."""
         if self.watch is not None:
             # Dead before the connection takes its next request: a stream the server ends (a
             # replaced token, its hour up) leaves the connection to gunicorn, whose read of it

@@ -23,6 +23,8 @@ fairplay_blp = one_game(
 
 @fairplay_blp.route("/fairplay")
 class FairPlay(MethodView):
+    """A game's fair-play audit (``/fairplay``)."""
+
     @fairplay_blp.read(FairPlaySchema, "get_fairplay")
     def get(self, _query: dict[str, Any], game: UUID) -> Any:
         """The transactions that look like asset dumping or propping up; they change nothing."""

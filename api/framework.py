@@ -95,6 +95,8 @@ class NameTwice(ValueError):
 
 
 def no_name_twice(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object's members as a dict, or ``NameTwice`` for a name given twice
+    (``parse_json``'s ``object_pairs_hook``)."""
     found = dict(pairs)
     if len(found) != len(pairs):
         seen: set[str] = set()
@@ -143,6 +145,8 @@ class JSONParser(FlaskParser):
     """webargs' Flask parser, refusing bad JSON with 422 like any invalid input."""
 
     def _raw_load_json(self, req: Request) -> Any:
+        """The request's body as JSON (``read_body``; a long one on the CPU pool's thread): 413
+        for a chunked body at the limit, 422 for a body not JSON or not valid JSON."""
         # A chunked body has no Content-Length to refuse up front, and werkzeug stops
         # reading it at the limit without a word: the body would look cut short (422).
         limit = req.max_content_length
@@ -185,6 +189,8 @@ class JSONParser(FlaskParser):
     def _handle_invalid_json_error(
         self, error: Exception, req: Request, *args: Any, **kwargs: Any
     ) -> NoReturn:
+        """A body that is not valid JSON refused with 422, saying why (bad syntax, not UTF-8, a
+        name given twice, nested too deeply, a number too long)."""
         if isinstance(error, json.JSONDecodeError):
             reason = error.msg
         elif isinstance(error, UnicodeDecodeError):
@@ -211,6 +217,9 @@ class Traits:
 
 
 class Blueprint(flask_smorest.Blueprint):
+    """flask-smorest's ``Blueprint`` with this API's strict JSON parser (``JSONParser``) and the
+    ``Traits`` its operations are documented from."""
+
     ARGUMENTS_PARSER = JSONParser()
 
     def __init__(self, *args: Any, traits: Traits = Traits(), **kwargs: Any) -> None:
@@ -251,12 +260,16 @@ class OneOfConverter(OpenAPIConverter):
         self.field_mapping[Cursor] = ("string", None)  # a page's cursor: digits in a string
 
     def init_attribute_functions(self) -> None:
+        """apispec's functions documenting a field, and this API's: ``dict_keys2properties``,
+        ``json_text2properties`` and ``component_ref``."""
         super().init_attribute_functions()
         self.add_attribute_function(dict_keys2properties)
         self.add_attribute_function(json_text2properties)
         self.add_attribute_function(component_ref)
 
     def schema2jsonschema(self, schema: Any) -> dict[str, Any]:
+        """A schema as JSON Schema: what it says of itself (a union), a ``oneOf`` of its
+        ``type_schemas``, else apispec's."""
         said = getattr(schema, "openapi", None)
         if said is not None:
             return said()  # type: ignore[no-any-return]  # a schema that says itself (a union)
@@ -320,6 +333,8 @@ def json_text2properties(
 
 
 class TableBankMarshmallowPlugin(MarshmallowPlugin):
+    """apispec's marshmallow plugin, its schemas documented by ``OneOfConverter``."""
+
     Converter = OneOfConverter
 
 
@@ -339,6 +354,8 @@ class ProblemResponsesPlugin(BasePlugin):
         rule: Rule | None = None,
         **kwargs: Any,
     ) -> None:
+        """Each operation of ``path`` documented from its blueprint's ``Traits``: the problems it
+        may answer, the headers of its answers, the token it needs, its 304."""
         blueprint = "" if rule is None else str(rule.endpoint).rpartition(".")[0]
         traits = self.traits.get(blueprint, Traits())
         about_a_game = traits.about_a_game
@@ -460,6 +477,8 @@ class TableBankApi(flask_smorest.Api):
         ``X-Pagination`` header, whose schema would stand in the document unused."""
 
     def init_app(self, app: Any, *, spec_kwargs: dict[str, Any] | None = None) -> None:
+        """flask-smorest's, ``ProblemSchema`` told its codes first; then the components the
+        operations refer to: the version header and responses, problems by code, changes, tokens."""
         # Before the document holds the schema: a variant per named code, one for the others.
         named = named_codes()
         ProblemSchema.declare_codes(named, sorted(set(problem_codes()) - set(named)))
@@ -543,4 +562,5 @@ class TableBankApi(flask_smorest.Api):
         )
 
     def handle_http_exception(self, error: HTTPException) -> Response:
+        """Every HTTP error answered as a problem."""
         return http_problem(error)

@@ -37,6 +37,8 @@ games_blp.before_request(authorize_admin)
 
 @games_blp.route("")
 class Games(MethodView):
+    """The games of this server: create one, or list them (``/api/v1/games``)."""
+
     @creates_a_game(games_blp, NewGameSchema, "create_game")
     def post(self, body: dict[str, Any], _query: dict[str, Any]) -> Any:
         """Create a game: seat the players, pay their starting cash, issue tokens (shown once)."""
@@ -66,6 +68,8 @@ def created_headers(created: dict[str, Any]) -> dict[str, str]:
 
 @game_blp.route("")
 class Game(MethodView):
+    """One game, now or as of a seq (``/api/v1/games/<game>``)."""
+
     @game_blp.read(GameSchema, "get_game", AsOfQuerySchema)
     def get(self, query: dict[str, Any], game: UUID) -> Any:
         """The game now, or as it stood right after transaction ``seq``."""
@@ -75,6 +79,8 @@ class Game(MethodView):
 
 @game_blp.route("/ruleset")
 class GameRuleSet(MethodView):
+    """The rule set a game is played by (``/ruleset``)."""
+
     @game_blp.response(200, RuleSetSchema)
     @game_blp.doc(operationId="get_game_ruleset")
     def get(self, game: UUID) -> Any:
@@ -92,6 +98,8 @@ moves_blp = one_game(
 
 @moves_blp.route("/moves")
 class Moves(MethodView):
+    """What a game can record now, as the token may (``/moves``)."""
+
     @moves_blp.read(MovesSchema, "list_moves")
     def get(self, query: dict[str, Any], game: UUID) -> Any:
         """The transaction types the game accepts now, as the server declares them, with the
@@ -104,6 +112,8 @@ class Moves(MethodView):
 
 @game_blp.route("/tokens/<role>")
 class NewToken(MethodView):
+    """A role's token replaced, with the banker's token (``/tokens/<role>``)."""
+
     @game_blp.arguments(NoQuerySchema, location="query", unknown=RAISE)
     @game_blp.response(201, NewTokenSchema)
     @game_blp.doc(operationId="replace_token")
@@ -124,6 +134,8 @@ def link_of(game: UUID, role: str, token: str) -> str:
 
 @game_blp.route("/players/<player>/liquidation")
 class Liquidation(MethodView):
+    """What a player could raise by selling and mortgaging (``/players/<player>/liquidation``)."""
+
     @game_blp.response(200, LiquidationSchema)
     @game_blp.doc(operationId="get_liquidation")
     def get(self, game: UUID, player: str) -> Any:

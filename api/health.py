@@ -26,6 +26,8 @@ health_blp = Blueprint(
 
 @health_blp.route("/healthz")
 class Health(MethodView):
+    """Liveness: the server is up (``/healthz``)."""
+
     @health_blp.response(200, HealthSchema)
     @health_blp.doc(operationId="get_health")
     def get(self) -> Any:
@@ -35,6 +37,8 @@ class Health(MethodView):
 
 @health_blp.route("/readyz")
 class Ready(MethodView):
+    """Readiness: the server's store answers (``/readyz``)."""
+
     @health_blp.response(200, ReadySchema)
     @health_blp.alt_response(503, description="The store did not answer in time.")
     @health_blp.doc(operationId="get_readiness")
@@ -55,6 +59,8 @@ class Ready(MethodView):
 
 @health_blp.route("/api/v1/version")
 class Version(MethodView):
+    """The release this server runs and what keeps its games (``/api/v1/version``)."""
+
     @health_blp.response(200, VersionSchema)
     @health_blp.doc(operationId="get_version")
     def get(self) -> Any:
@@ -68,6 +74,8 @@ class Version(MethodView):
 
 @health_blp.route("/metrics")
 class MetricsPage(MethodView):
+    """The server's counts for Prometheus, for its admin token (``/metrics``)."""
+
     @health_blp.response(
         200,
         content_type="text/plain",

@@ -117,6 +117,8 @@ class HeavyReads:
         return InTurns(body, self._sending.give_back)
 
     def _compute(self, key: Hashable, prepare: Prepare, *, long: bool) -> bytes:
+        """The answer under ``key``, computed and kept: here, or off the loop when ``long`` in a
+        gevent worker, once for every read of ``key`` that arrives meanwhile."""
         # As flask's JSON answers are (compact, ASCII), by a function a process can be sent.
         dumps = partial(json.dumps, separators=(",", ":"))
         if not (long and under_gevent()):
@@ -140,6 +142,7 @@ class HeavyReads:
             del self._computing[key]
 
     def _off_the_loop(self, dumps: Callable[[Any], str], prepare: Prepare) -> bytes:
+        """The store read here by ``prepare``, and its job run and encoded in an idle ``Child``."""
         child = self.take_slot()
         try:
             job = prepare()  # the store, read here in the loop
@@ -168,9 +171,11 @@ class HeavyReads:
         return child
 
     def give_back(self, child: Child) -> None:
+        """A process ``take_slot`` gave, idle again for the next read."""
         self._idle.put(child)
 
     def _keep(self, key: Hashable, body: bytes) -> bytes:
+        """``body`` counted as computed and kept in the cache under ``key``, where there is one."""
         self.computed += 1
         if self.answers is not None:
             self.answers.put(key, body, len(body))
@@ -194,6 +199,7 @@ class InTurns:
             gevent.sleep(0)
 
     def close(self) -> None:
+        """``done`` called, the first time only: the server closes the answer, sent or not."""
         done, self.done = self.done, None
         if done is not None:
             done()
@@ -245,6 +251,7 @@ def receive(pipe: Any) -> tuple[bool, bytes]:
 
 
 def read_exactly(pipe: Any, size: int) -> bytes:
+    """``size`` bytes from ``pipe``; EOFError when it ends first."""
     chunks = []
     while size:
         chunk = pipe.read(size)

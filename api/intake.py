@@ -77,6 +77,7 @@ class Intake:
                     del self._reading[address]
 
     def count(self, address: str) -> int:
+        """How many bodies ``address`` is sending right now."""
         with self._lock:
             return self._reading.get(address, 0)
 

@@ -24,6 +24,7 @@ ACCESS_LOG = "TABLEBANK_ACCESS_LOG"
 
 
 def start_clock() -> None:
+    """Before each request: when it arrived, for its access line and its time in the metrics."""
     g.started = time.perf_counter()
 
 
@@ -49,6 +50,7 @@ class RequestFields(logging.Filter):
     """Adds the request's id and game to every line written while it is answered."""
 
     def filter(self, record: logging.LogRecord) -> bool:
+        """Every line let through, with its request's ``request_id`` and the ``game`` it names."""
         if has_request_context():
             record.request_id = g.get("request_id")
             game = (request.view_args or {}).get("game")

@@ -153,27 +153,34 @@ class Metrics(NoMetrics):
         )
 
     def request(self, method: str, route: str | None, status: int, seconds: float) -> None:
+        """One answer counted by method, URL rule and status, and its time observed."""
         method = method if method in METHODS else "other"
         route = route or UNMATCHED
         self._requests.labels(method, route, str(status)).inc()
         self._durations.labels(method, route).observe(seconds)
 
     def transaction(self, kind: str) -> None:
+        """One recorded transaction counted by its type."""
         self._transactions.labels(kind).inc()
 
     def refusal(self, code: str) -> None:
+        """One problem answered, counted by its code."""
         self._refusals.labels(code).inc()
 
     def group_commit(self, size: int) -> None:
+        """One group commit's size observed."""
         self._commits.observe(size)
 
     def store_error(self) -> None:
+        """One error of the store counted."""
         self._store_errors.inc()
 
     def stream(self, change: int) -> None:
+        """The gauge of open event streams moved by ``change`` (1 or -1)."""
         self._streams.inc(change)
 
     def heavy_read_waiting(self, change: int) -> None:
+        """The gauge of reads waiting for a slot moved by ``change`` (1 or -1)."""
         self._waiting.inc(change)
 
     def exposition(self, games: Callable[[], Mapping[str, int] | None]) -> bytes:

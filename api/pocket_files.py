@@ -31,6 +31,8 @@ pocket_blp = Blueprint("pocket", __name__)
 
 @pocket_blp.after_request
 def add_security_headers(response: Response) -> Response:
+    """The console's strict headers on every answer of ``/pocket/``, its policy letting
+    WebAssembly compile and the page start its Web Worker."""
     for name, value in {
         **SECURITY_HEADERS,
         "Content-Security-Policy": CONTENT_SECURITY_POLICY,

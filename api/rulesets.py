@@ -23,6 +23,8 @@ parameters_blp = Blueprint(
 
 @rulesets_blp.route("")
 class RuleSets(MethodView):
+    """The built-in rule sets (``/api/v1/rulesets``)."""
+
     @rulesets_blp.response(200, RuleSetListSchema)
     @rulesets_blp.doc(operationId="list_rulesets")
     def get(self) -> Any:
@@ -32,6 +34,8 @@ class RuleSets(MethodView):
 
 @rulesets_blp.route("/<name>")
 class RuleSet(MethodView):
+    """One rule set by its name (``/api/v1/rulesets/<name>``)."""
+
     @rulesets_blp.response(200, RuleSetSchema)
     @rulesets_blp.alt_response(404, description="No rule set of that name.")
     @rulesets_blp.doc(operationId="get_ruleset")
@@ -42,6 +46,8 @@ class RuleSet(MethodView):
 
 @parameters_blp.route("")
 class Parameters(MethodView):
+    """The parameters a rule set may give (``/api/v1/parameters``)."""
+
     @parameters_blp.response(200, ParameterListSchema)
     @parameters_blp.doc(operationId="list_parameters")
     def get(self) -> Any:

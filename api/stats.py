@@ -25,6 +25,8 @@ stats_blp = one_game(
 
 @stats_blp.route("/stats")
 class Stats(MethodView):
+    """A game's statistics, per player and per deed (``/stats``)."""
+
     @stats_blp.read(StatsSchema, "get_stats", AsOfQuerySchema)
     def get(self, query: dict[str, Any], game: UUID) -> Any:
         """Per player and per deed, what came in and went out, and the peak net worths."""

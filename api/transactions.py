@@ -36,6 +36,8 @@ transactions_blp = one_game(
 
 @transactions_blp.route("")
 class Transactions(MethodView):
+    """A game's log: record a transaction, or list them (``/transactions``)."""
+
     @transactions_blp.arguments(WriteQuerySchema, location="query", unknown=RAISE)
     @transactions_blp.arguments(WriteHeadersSchema, location="headers")
     @transactions_blp.arguments(TransactionRequestSchema)
@@ -92,6 +94,8 @@ def recorded_headers(game: UUID, seq: int, head: str, *, replayed: bool) -> dict
 
 @transactions_blp.route(f"/<int(max={MAX_SEQ}):seq>")
 class Transaction(MethodView):
+    """One transaction of a game, by its seq (``/transactions/<seq>``)."""
+
     @transactions_blp.response(200, TransactionSchema)
     @transactions_blp.doc(operationId="get_transaction")
     def get(self, game: UUID, seq: int) -> Any:
