@@ -52,8 +52,9 @@ class Transactions(MethodView):
         With ``?dry_run=true``: what it would record now, with 200, and nothing recorded; an
         Idempotency-Key already recorded answers as the real repeat would."""
         bank = tablebank()
-        write = bank.dry_run_request if query["dry_run"] else bank.record_request
-        txn, replayed = write(game, body, current_role(), **write_conditions(headers))
+        txn, replayed = bank.record_request(
+            game, body, current_role(), dry_run=query["dry_run"], **write_conditions(headers)
+        )
         if query["dry_run"] and not replayed:
             return txn, 200
         if not replayed:

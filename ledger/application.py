@@ -143,8 +143,6 @@ class TableBank:
     # -- writing ------------------------------------------------------------------------------
     record = PartMethod("writing", Writing.record)
     record_request = PartMethod("writing", Writing.record_request)
-    dry_run = PartMethod("writing", Writing.dry_run)
-    dry_run_request = PartMethod("writing", Writing.dry_run_request)
     # -- set-up -------------------------------------------------------------------------------
     create_game = PartMethod("setup", SetUp.create_game)
     list_games = PartMethod("setup", SetUp.list_games)

@@ -107,10 +107,16 @@ class Writing:
         self._written_elsewhere: BoundedCache[UUID, float] = BoundedCache(SHARED_GAMES)
 
     def record(
-        self, game_id: UUID | str, body: dict[str, Any], by: str = "banker"
+        self,
+        game_id: UUID | str,
+        body: dict[str, Any],
+        by: str = "banker",
+        *,
+        dry_run: bool = False,
     ) -> dict[str, Any]:
-        """Record one transaction; return it as the API shows it."""
-        return self.record_request(game_id, body, by)[0]
+        """Record one transaction; return it as the API shows it. With ``dry_run``: what it would
+        record now, refused as it would be, recording nothing."""
+        return self.record_request(game_id, body, by, dry_run=dry_run)[0]
 
     def record_request(
         self,
@@ -120,40 +126,33 @@ class Writing:
         *,
         key: str | None = None,
         if_match: Versions | None = None,
+        dry_run: bool = False,
     ) -> tuple[dict[str, Any], bool]:
         """Record one transaction at most once per idempotency ``key``.
 
         Returns the transaction and whether it is the stored answer to an earlier request
         with the same key (then nothing new is recorded). ``if_match`` is the version the
         client last saw; a game that has moved on since refuses with ``version_conflict``.
+        With ``dry_run``: what it would answer now, refused as it would be, recording nothing
+        (``_dry_run``).
         """
         check_request(body, by, self._record_of(game_id))
+        if dry_run:
+            return self._dry_run(game_id, body, by, key, if_match)
         body_digest = sha256(canonical(body))
         # Threads of this process take turns on one game; only other processes can race.
         with self._key_in_progress(game_id, key), self._game_turn(game_id):
             return self._record_retrying(game_id, body, by, key, if_match, body_digest)
 
-    def dry_run(
+    def _dry_run(
         self,
         game_id: UUID | str,
         body: dict[str, Any],
-        by: str = "banker",
-        *,
-        if_match: Versions | None = None,
-    ) -> dict[str, Any]:
-        """What ``record`` would record now, refused as it would be; records nothing."""
-        return self.dry_run_request(game_id, body, by, if_match=if_match)[0]
-
-    def dry_run_request(
-        self,
-        game_id: UUID | str,
-        body: dict[str, Any],
-        by: str = "banker",
-        *,
-        key: str | None = None,
-        if_match: Versions | None = None,
+        by: str,
+        key: str | None,
+        if_match: Versions | None,
     ) -> tuple[dict[str, Any], bool]:
-        """What ``record_request`` would answer now, refused as it would be; records nothing.
+        """What ``record_request`` would answer now, its request checked; records nothing.
 
         A ``key`` already recorded answers as the real write's repeat would: the recorded
         transaction and ``True`` for the same body, ``idempotency_key_reused`` for another.
@@ -162,7 +161,6 @@ class Writing:
         stays unused. ``at`` and ``hash`` are then ``None`` (the real write stamps its own
         time, and the hash covers it).
         """
-        check_request(body, by, self._record_of(game_id))
         game = self._storage.load_game(game_id)
         if key is not None:
             earlier = self._idempotent_answer(game.id, key, sha256(canonical(body)))

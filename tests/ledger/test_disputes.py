@@ -258,11 +258,11 @@ def test_disputes_survive_export_and_import(disputed: Table) -> None:
 
 def test_a_player_dry_runs_his_dispute(bank: TableBank, rent_paid: Table) -> None:
     body = {"type": "dispute", "seq": 5, "reason": "I landed on Park Place"}
-    preview = bank.dry_run(rent_paid.id, body, by="p2")
+    preview = bank.record(rent_paid.id, body, by="p2", dry_run=True)
     assert (preview["seq"], preview["postings"]) == (6, [])
     assert "disputes" not in rent_paid.state()
     with pytest.raises(Forbidden):
-        bank.dry_run(rent_paid.id, body, by="p3")
+        bank.record(rent_paid.id, body, by="p3", dry_run=True)
 
 
 # -- the end of the game (API.md v1.2, Corrections) ----------------------------------------------
@@ -303,6 +303,6 @@ def test_a_dry_run_of_a_finish_while_a_dispute_is_open_is_refused_the_same_way(
     bank: TableBank, disputed: Table
 ) -> None:
     with pytest.raises(DisputesOpen) as caught:
-        bank.dry_run(disputed.id, {"type": "finish"})
+        bank.record(disputed.id, {"type": "finish"}, dry_run=True)
     assert (caught.value.code, caught.value.params) == ("disputes_open", {"count": 1, "seq": 6})
     assert disputed.state()["last_seq"] == 6
