@@ -216,7 +216,7 @@ def named_codes() -> list[str]:
 def storage_problem(error: PersistenceError) -> Response:
     """The store failed: full, unreachable, or refusing writes for a while. 503 with
     ``Retry-After``: the write was rolled back whole (or, where PostgreSQL fell silent after
-    it was sent, ``api.cli.answering``, perhaps committed), and sending it again with its
+    it was sent, ``api.cli.serving.answering``, perhaps committed), and sending it again with its
     ``Idempotency-Key`` once the store is back records it once. Any other persistence error
     is a defect."""
     metrics().store_error()

@@ -1,5 +1,6 @@
 """What a server writes to its log about each request, for ``tablebank serve --log-format
-json`` (api/cli.py formats every line as one JSON object; API.md v1.3, "Operating a server").
+json`` (api/cli/serving.py formats every line as one JSON object; API.md v1.3, "Operating a
+server").
 
 - ``access_line`` (after each request, where ``TABLEBANK_ACCESS_LOG`` is on): the event
   ``request`` with its ``request_id``, ``method``, ``route`` (the URL rule, never the path

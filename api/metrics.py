@@ -10,8 +10,8 @@ means and what to alert on).
   private directory (``METRICS_DIR``: prometheus_client's multiprocess mode), and whichever
   worker answers ``/metrics`` sums every worker's files. The gauges (streams open, reads
   waiting) are the sum over the workers alive (``livesum``; gunicorn's ``child_exit`` drops a
-  dead worker's, ``api.cli``). An app made without that directory (tests) keeps its counts in
-  a registry of its own.
+  dead worker's, ``api.cli.serving``). An app made without that directory (tests) keeps its
+  counts in a registry of its own.
 - ``route`` is the URL rule (``/api/v1/games/<uuid:game>``), never a path with its ids, and
   ``unmatched`` for a request no rule matched; ``method`` is one of HTTP's own or ``other``;
   ``code`` and ``type`` come from the server's registries: nobody can grow a label's values

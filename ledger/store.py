@@ -386,7 +386,7 @@ READY_SECONDS = 2.0
 # How long a request waits for a connection to PostgreSQL (new, or from the pool) before it is
 # answered 503 storage_unavailable (the URL's connect_timeout, when it gives one); and, in a
 # server's worker, how long PostgreSQL may say nothing in the middle of a query
-# (``api.cli.answering``).
+# (``api.cli.serving.answering``).
 STORE_SECONDS = 3
 
 

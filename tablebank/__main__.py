@@ -1,4 +1,4 @@
-"""``python -m tablebank ...`` runs ``tablebank ...`` (api/cli.py)."""
+"""``python -m tablebank ...`` runs ``tablebank ...`` (api/cli/)."""
 
 import sys
 

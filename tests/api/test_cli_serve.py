@@ -14,6 +14,7 @@ import pytest
 
 from api import cli, netaddr
 from api.bank import EXTENSION
+from api.cli import serving
 from ledger import ruleset, skeletons
 
 LAN = "192.168.1.20"
@@ -29,10 +30,10 @@ def started(monkeypatch: pytest.MonkeyPatch) -> list[dict[str, Any]]:
     would have run."""
     runs: list[dict[str, Any]] = []
 
-    def run(self: cli._Server) -> None:
+    def run(self: serving._Server) -> None:
         runs.append({"options": self.options, "settings": self.cfg, "config": self.app_config})
 
-    monkeypatch.setattr(cli._Server, "run", run)
+    monkeypatch.setattr(serving._Server, "run", run)
     monkeypatch.setattr(netaddr, "lan_address", lambda: LAN)
     monkeypatch.delenv("TABLEBANK_PUBLIC_URL", raising=False)
     return runs
@@ -182,7 +183,7 @@ def test_public_url_must_be_an_http_address_without_a_path(
 
 def test_no_qr_code_where_the_output_cannot_encode_its_blocks() -> None:
     out = io.TextIOWrapper(io.BytesIO(), encoding="ascii")
-    cli.announce("http://192.168.1.20:8000", "0.0.0.0", 8000, out)
+    serving.announce("http://192.168.1.20:8000", "0.0.0.0", 8000, out)
     out.seek(0)
     text = out.read()
     assert text.startswith("Open http://192.168.1.20:8000 on the banker's device")
@@ -269,7 +270,7 @@ def test_a_worker_builds_the_look_alike_table_and_the_rule_sets_as_it_starts(
     """Built at a worker's first name check or game, they held its event loop 0.1-0.2 s."""
     skeletons._standing_for.cache_clear()
     ruleset._load_built_in.cache_clear()
-    server = cli._Server({}, {"TABLEBANK_DB": str(tmp_path / "games.sqlite")})
+    server = serving._Server({}, {"TABLEBANK_DB": str(tmp_path / "games.sqlite")})
 
     app = server.load()  # what gunicorn calls in each worker as it starts
 

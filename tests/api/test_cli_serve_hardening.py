@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from api import cli, netaddr
+from api.cli import serving
 
 TOKEN = "Zq4vX1m8-Lr2Tk9wPa6Bc3Ne7Hs5Df0G"
 
@@ -23,10 +24,10 @@ def started(monkeypatch: pytest.MonkeyPatch) -> list[dict[str, Any]]:
     """The options and app configuration of every server ``serve`` would have run."""
     runs: list[dict[str, Any]] = []
 
-    def run(self: cli._Server) -> None:
+    def run(self: serving._Server) -> None:
         runs.append({"options": self.options, "config": self.app_config})
 
-    monkeypatch.setattr(cli._Server, "run", run)
+    monkeypatch.setattr(serving._Server, "run", run)
     monkeypatch.setattr(netaddr, "lan_address", lambda: None)
     monkeypatch.delenv("TABLEBANK_PUBLIC_URL", raising=False)
     return runs
@@ -115,7 +116,7 @@ def test_with_an_admin_token_the_workers_count_in_a_private_directory_of_the_run
     monkeypatch.setattr(netaddr, "lan_address", lambda: None)
     seen: dict[str, Any] = {}
 
-    def run(self: cli._Server) -> None:
+    def run(self: serving._Server) -> None:
         directory = Path(self.app_config["TABLEBANK_METRICS_DIR"])
         seen.update(
             directory=directory,
@@ -125,7 +126,7 @@ def test_with_an_admin_token_the_workers_count_in_a_private_directory_of_the_run
             child_exit=self.cfg.child_exit,
         )
 
-    monkeypatch.setattr(cli._Server, "run", run)
+    monkeypatch.setattr(serving._Server, "run", run)
     token_file = file_with(tmp_path / "admin-token", TOKEN + "\n", 0o600)
 
     assert serve(tmp_path / "new.sqlite", "--admin-token-file", str(token_file)) == 0
@@ -276,7 +277,7 @@ def test_the_error_log_cuts_query_strings_out_of_a_malformed_request_line():
         None,
     )
 
-    assert cli.QueryRedaction().filter(record) is True
+    assert serving.QueryRedaction().filter(record) is True
 
     assert record.getMessage() == (
         "Invalid request from ip=127.0.0.1: Invalid HTTP request line: "
@@ -289,7 +290,7 @@ def test_the_error_log_leaves_a_message_without_a_query_as_it_is():
         "gunicorn.error", logging.INFO, __file__, 1, "Booting worker with pid: %s", (42,), None
     )
 
-    cli.QueryRedaction().filter(record)
+    serving.QueryRedaction().filter(record)
 
     assert record.getMessage() == "Booting worker with pid: 42"
 
@@ -297,7 +298,7 @@ def test_the_error_log_leaves_a_message_without_a_query_as_it_is():
 def test_serve_runs_gunicorn_with_the_redacting_logger(started, tmp_path):
     serve(tmp_path / "new.sqlite")
 
-    assert started[0]["options"]["logger_class"] is cli._Logger
+    assert started[0]["options"]["logger_class"] is serving._Logger
 
 
 def test_the_access_line_is_the_one_gunicorn_writes_from_all_its_atoms():
@@ -309,7 +310,7 @@ def test_the_access_line_is_the_one_gunicorn_writes_from_all_its_atoms():
     from gunicorn.config import Config
 
     cfg = Config()
-    cfg.set("access_log_format", cli.ACCESS_LOG_FORMAT)
+    cfg.set("access_log_format", serving.ACCESS_LOG_FORMAT)
     resp = SimpleNamespace(status="201 CREATED", sent=1234, headers=[("ETag", '"v"')])
     req = SimpleNamespace(headers=[("AUTHORIZATION", "Bearer s3cr3t")])
     environ = {
@@ -322,10 +323,10 @@ def test_the_access_line_is_the_one_gunicorn_writes_from_all_its_atoms():
     }
     took = timedelta(microseconds=4_321)
     lines = []
-    for logger_class in (glogging.Logger, cli._Logger):
+    for logger_class in (glogging.Logger, serving._Logger):
         logger = logger_class(cfg)
         atoms = logger.atoms_wrapper_class(logger.atoms(resp, req, environ, took))
-        lines.append(cli.ACCESS_LOG_FORMAT % atoms)
+        lines.append(serving.ACCESS_LOG_FORMAT % atoms)
     assert (
         lines[0]
         == lines[1]

@@ -4,7 +4,8 @@ A live console makes this the common case: each transaction reaches every page's
 every page then reads the game, while the next move is being recorded. eventsourcing's locks
 were bound before gunicorn's gevent worker patched ``threading``, so a request waiting on the
 repository's fast-forward lock stopped the whole worker and the one holding it never ran again:
-every request hung until gunicorn killed the worker (api/cli.py ``cooperative_eventsourcing``).
+every request hung until gunicorn killed the worker (api/cli/serving.py
+``cooperative_eventsourcing``).
 """
 
 from __future__ import annotations

@@ -49,9 +49,9 @@ RUNTIME = HERE / "node_modules" / "pyodide"
 RUNTIME_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm")
 # The time of every entry of the bundle's zips: the earliest a zip can say.
 ZIP_EPOCH = (1980, 1, 1, 0, 0, 0)
-# Our packages, less what only serving imports (api/cli.py: gunicorn, rich).
+# Our packages, less what only serving imports (api/cli/: gunicorn, rich).
 OURS = ("ledger", "schemas", "api")
-LEFT_OUT = {Path("api/cli.py"), Path("api/static")}
+LEFT_OUT = {Path("api/cli"), Path("api/static")}
 # The inputs whose digest names a build.
 INPUTS = (
     HERE / "build.py",
