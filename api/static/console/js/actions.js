@@ -9,10 +9,10 @@
 import {h, append, replace, modal, field} from './dom.js';
 import {t, plural} from './i18n.js';
 import {problemView, liquidationView, standingsView} from './views.js';
-import {quote, quoteLabel, netFor} from './quote.js';
+import {quote, netFor} from './quote.js';
 import {unreachable} from './api.js';
 import {moveDialog, moveBody, movesList, choiceLabel} from './moves.js';
-import {txnDialog, accountSelect} from './dialog.js';
+import {txnDialog, accountSelect, quotedButton} from './dialog.js';
 import {mortgageDialog, buildDialog} from './buildings.js';
 import {auctionDialog, tradeDialog, iouDialog, bankruptcyDialog} from './deals.js';
 
@@ -154,8 +154,7 @@ export function jailDialog(ctx, player) {
     // its moves name him (the fine is what leaves jail: docs/rules.md, "Jail fine"); a
     // player who is not in jail was offered a fine that took 50 for nothing.
     const out = (type) => p.in_jail && ctx.choices(type, 'player').includes(player);
-    const fine = jail('jail_fine');
-    if (out('jail_fine') && fine) row.append(quoteLabel(ctx, form.button(t('pay_fine'), () => fine, {cls: 'secondary'}), t('pay_fine'), fine, player));
+    if (out('jail_fine')) append(row, [quotedButton(ctx, form, t('pay_fine'), jail('jail_fine'), player)]);
     if (out('leave_jail')) row.append(form.button(t('leave_jail_doubles'), () => jail('leave_jail'), {cls: 'secondary'}));
     const decks = ctx.move('jail_card')?.fields.find((f) => f.name === 'deck')?.choices || [];
     for (const deck of decks) {
@@ -222,10 +221,7 @@ export function insuranceDialog(ctx, player) {
   txnDialog(ctx, t('a_insurance'), (body, form) => {
     const held = ctx.policies(player);
     body.append(h('p', {}, `${t('policies_held')}: ${held.length ? held.map((x) => t(`policy_${x}`)).join(', ') : '—'}`));
-    const move = (label, action, policy) => {
-      const payload = moveBody(ctx, 'insurance', {player, action, policy});
-      return payload && quoteLabel(ctx, form.button(label, () => payload, {cls: 'secondary'}), label, payload, player);
-    };
+    const move = (label, action, policy) => quotedButton(ctx, form, label, moveBody(ctx, 'insurance', {player, action, policy}), player);
     for (const policy of policies) {
       const row = h('div', {class: `moves policy policy-${policy}`}, h('span', {class: 'grow'}, t(`policy_${policy}`)));
       if (held.includes(policy)) {

@@ -8,10 +8,10 @@ import {h, append, replace, field, numberInput} from './dom.js';
 import {t, listOf} from './i18n.js';
 import {buildingsText, tileLine} from './views.js';
 import {groupClass} from './rules.js';
-import {quote, quoteLabel, netFor, signed} from './quote.js';
+import {quote, netFor, signed} from './quote.js';
 import {unreachable} from './api.js';
 import {moveBody, askedIn} from './moves.js';
-import {txnDialog, amountOf} from './dialog.js';
+import {txnDialog, amountOf, quotedButton} from './dialog.js';
 
 /** A refusal in a row of moves, in place of the move's button: the reason, in words. */
 function refusedNote(ctx, problem) {
@@ -34,11 +34,8 @@ export function mortgageDialog(ctx, player, {pending = null} = {}) {
       const row = h('li', {class: `deed-row ${groupClass(ctx.board, d.group)}`, dataset: {deed: d.id}},
         h('span', {class: 'swatch', 'aria-hidden': 'true'}), h('span', {class: 'grow'}, d.name, h('small', {class: 'muted'}, ` ${tileLine(ctx, d, prop)}`)));
       // A move the game offers now, its button showing what it would bring (or why not).
-      const quoted = (label, payload) => {
-        if (!payload) return null;
-        const btn = form.button(label, () => payload, {cls: 'secondary'});
-        return quoteLabel(ctx, btn, label, payload, player, {onRefused: (problem) => btn.replaceWith(refusedNote(ctx, problem))});
-      };
+      const quoted = (label, payload) => quotedButton(ctx, form, label, payload, player,
+        {onRefused: (problem, btn) => btn.replaceWith(refusedNote(ctx, problem))});
       if (prop.mortgaged) {
         append(row, [quoted(t('unmortgage'), moveBody(ctx, 'unmortgage', {property: d.id}))]);
       } else if (ctx.price(d) === null) {

@@ -7,7 +7,7 @@
 import {h, replace, modal, field, select, toast} from './dom.js';
 import {t} from './i18n.js';
 import {problemView} from './views.js';
-import {quoteBox} from './quote.js';
+import {quoteBox, quoteLabel} from './quote.js';
 import {refusalKey} from './moves.js';
 
 // How long the buttons of a dialog drawn again after a step take no tap: longer than the
@@ -279,4 +279,21 @@ export function accountSelect(ctx, type, path, value, {exclude = [], name} = {})
   const offered = ctx.choices(type, path).filter((c) => !exclude.includes(c));
   const ordered = [...offered.filter((c) => ctx.byId.has(c)), ...offered.filter((c) => !ctx.byId.has(c))];
   return select(ordered.map((c) => [c, ctx.name(c)]), value, {name});
+}
+
+/**
+ * A move's button in a row of moves, its label carrying the server's figure for `account`
+ * (quote.js quoteLabel); null for a move the game does not offer now (no `payload`).
+ * `onRefused(problem, button)`: what a move the rules refuse now shows instead.
+ * @param {*} ctx
+ * @param {*} form
+ * @param {string} label
+ * @param {*} payload
+ * @param {string} account
+ * @param {{onRefused?: Function}} [options]
+ */
+export function quotedButton(ctx, form, label, payload, account, {onRefused} = {}) {
+  if (!payload) return null;
+  const button = form.button(label, () => payload, {cls: 'secondary'});
+  return quoteLabel(ctx, button, label, payload, account, onRefused ? {onRefused: (problem) => onRefused(problem, button)} : {});
 }
