@@ -72,10 +72,18 @@ def admin_token_file(tmp_path: Path) -> Path:
     return path
 
 
-def metered(tmp_path: Path, db: str, admin_token_file: Path) -> Server:
+def metered(tmp_path: Path, db: str, admin_token_file: Path, *extra: str) -> Server:
     """A server of two workers with an admin token: counting, its metrics at /metrics."""
     log = tmp_path / "server.log"
-    return Server(db, log, "--workers", "2", "--admin-token-file", str(admin_token_file))
+    return Server(db, log, "--workers", "2", "--admin-token-file", str(admin_token_file), *extra)
+
+
+def held(server: Server, game: dict[str, Any]) -> tuple[EventStream, int]:
+    """A stream on ``game``, and the worker that serves it: with one connection a worker, that
+    worker takes no other request while the stream is open."""
+    stream = EventStream(HOST, server.port, game["id"], game["banker_token"])
+    (hello,) = [c for c in stream.opening(time.monotonic() + DEADLINE) if "following" in c]
+    return stream, int(hello.rsplit(" ", 1)[-1])
 
 
 def test_metrics_of_two_workers_hold_every_known_write_and_refusal(
@@ -84,24 +92,37 @@ def test_metrics_of_two_workers_hold_every_known_write_and_refusal(
     scratch = tmp_path / "tmp"  # where the server makes its metrics directory
     scratch.mkdir()
     monkeypatch.setenv("TMPDIR", str(scratch))
-    server = metered(tmp_path, local_db, admin_token_file)
+    # One connection a worker: a worker holding a stream takes nothing else, so which worker
+    # writes what is the test's choice, not the scheduler's (which gave one worker all 100).
+    server = metered(tmp_path, local_db, admin_token_file, "--connections", "1")
     with server:
         (directory,) = scratch.glob("tablebank-metrics-*")
         games = [server.call("POST", "/api/v1/games", NEW_GAME).body for _ in range(GAMES)]
-        bodies = [{"type": "salary", "player": "p1"}] * SALARIES + [
-            {"type": "payment", "from": "p1", "to": "p2", "amount": 7}
-        ] * PAYMENTS
-        bodies += [{"type": "payment", "from": "p2", "to": "p1", "amount": 1_000_000}] * POOR
-        bodies += [{"type": "payment", "from": "p2", "to": "p1", "amount": -1}] * MALFORMED
+        first = [{"type": "salary", "player": "p1"}] * SALARIES
+        first += [{"type": "payment", "from": "p2", "to": "p1", "amount": 1_000_000}] * POOR
+        then = [{"type": "payment", "from": "p1", "to": "p2", "amount": 7}] * PAYMENTS
+        then += [{"type": "payment", "from": "p2", "to": "p1", "amount": -1}] * MALFORMED
 
-        def send(n: int) -> int:
-            game = games[n % GAMES]
-            url = f"/api/v1/games/{game['id']}/transactions"
-            return server.call("POST", url, bodies[n], token=game["banker_token"]).status
+        def send(bodies: list[dict[str, Any]]) -> Counter[int]:
+            def one(n: int) -> int:
+                game = games[n % GAMES]
+                url = f"/api/v1/games/{game['id']}/transactions"
+                return server.call("POST", url, bodies[n], token=game["banker_token"]).status
 
-        with ThreadPoolExecutor(8) as pool:  # at once, so that both workers take some
-            statuses = Counter(pool.map(send, range(len(bodies))))
-        answers = [server.call("GET", "/metrics", token=ADMIN_TOKEN) for _ in range(4)]
+            with ThreadPoolExecutor(8) as pool:
+                return Counter(pool.map(one, range(len(bodies))))
+
+        # One worker holds a stream: the other records the salaries and the refused payments,
+        # and answers /metrics alone.
+        stream, one = held(server, games[0])
+        statuses = send(first)
+        answers = [server.call("GET", "/metrics", token=ADMIN_TOKEN)]
+        # The other worker holds a stream now, and the first, its own closed, takes the rest.
+        other_stream, other = held(server, games[1])
+        stream.close()
+        statuses += send(then)
+        answers += [server.call("GET", "/metrics", token=ADMIN_TOKEN) for _ in range(3)]
+        other_stream.close()
         per_worker = worker_counts(directory, tmp_path / "apart")
         mode = stat.S_IMODE(directory.stat().st_mode)
         anonymous = server.call("GET", "/metrics")
@@ -109,23 +130,31 @@ def test_metrics_of_two_workers_hold_every_known_write_and_refusal(
 
     assert statuses == {201: 100, 409: POOR, 422: MALFORMED}
     assert mode == 0o700
-    assert len(per_worker) == 2 and all(per_worker.values()), per_worker  # both wrote
-    assert sum(per_worker.values()) == 100
-    for answer in answers:  # whichever worker answered: the sum of both
+    assert one != other
+    assert per_worker == {str(other): SALARIES, str(one): PAYMENTS}  # both wrote
+    # The first answer came from the worker with the salaries alone; the last three from the
+    # one with the payments alone: each answer holds both workers' counts.
+    for answer, payments in zip(answers, [0, PAYMENTS, PAYMENTS, PAYMENTS], strict=True):
         assert answer.status == 200
         assert answer.headers["content-type"] == "text/plain; version=0.0.4; charset=utf-8"
         found = samples(answer.body)
         assert value(found, "tablebank_transactions_total", type="salary") == SALARIES
-        assert value(found, "tablebank_transactions_total", type="payment") == PAYMENTS
+        assert value(found, "tablebank_transactions_total", type="payment") == payments
         assert value(found, "tablebank_refusals_total", code="insufficient_funds") == POOR
-        assert value(found, "tablebank_refusals_total", code="validation_error") == MALFORMED
+        assert value(found, "tablebank_refusals_total", code="validation_error") == (
+            MALFORMED if payments else 0
+        )
         requests = "tablebank_http_requests_total"
-        assert value(found, requests, method="POST", route=WRITES, status="201") == 100
+        assert value(found, requests, method="POST", route=WRITES, status="201") == (
+            SALARIES + payments
+        )
         assert value(found, requests, method="POST", route=WRITES, status="409") == POOR
-        assert value(found, requests, method="POST", route=WRITES, status="422") == MALFORMED
-        assert value(found, "tablebank_group_commit_size_sum") == 100
+        assert value(found, requests, method="POST", route=WRITES, status="422") == (
+            MALFORMED if payments else 0
+        )
+        assert value(found, "tablebank_group_commit_size_sum") == SALARIES + payments
         assert value(found, "tablebank_games", status="active") == GAMES
-        assert value(found, "tablebank_event_streams_open") == 0
+        assert value(found, "tablebank_event_streams_open") == 1  # the other worker's
         secrets = [ADMIN_TOKEN] + [g[k] for g in games for k in ("id", "banker_token")]
         assert not [secret for secret in secrets if secret in answer.body]
     assert (anonymous.status, wrong.status) == (401, 401)
@@ -157,9 +186,7 @@ def test_the_streams_of_a_worker_that_died_leave_the_sum(
     server = metered(tmp_path, local_db, admin_token_file)
     with server:
         game = server.call("POST", "/api/v1/games", NEW_GAME).body
-        stream = EventStream(HOST, server.port, game["id"], game["banker_token"])
-        (hello,) = [c for c in stream.opening(time.monotonic() + DEADLINE) if "following" in c]
-        worker = int(hello.rsplit(" ", 1)[-1])
+        stream, worker = held(server, game)
         opened = [streams_open(server) for _ in range(4)]  # whichever worker answers
 
         try:
