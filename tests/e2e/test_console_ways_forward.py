@@ -187,9 +187,16 @@ def test_a_void_from_the_history_asks_no_dispute_number_and_comes_with_a_reason(
     assert [v["request"] for v in voids] == [
         {"seq": salary, "reason": words(page, "void_reason_default")}
     ]
+    # The history drawn again with the void: the row the banker opened is still open, voided.
+    expect(row.locator("summary .badge")).to_have_text(words(page, "voided"))
+    expect(row).to_have_js_property("open", True)
+    settled(page)
 
     # The disputed payment: voided through its dispute, with the player's reason filled in.
+    # The banker reads Bob's transactions alone; the void takes neither that nor the open row.
+    page.locator("select[name=account]").select_option("p2")
     row = page.locator(f"details.txn[data-seq='{paid}']")
+    expect(page.locator(f"details.txn[data-seq='{salary}']")).to_have_count(0)
     row.locator("summary").click()
     row.get_by_role("button", name=words(page, "void_ellipsis")).click()
     dialog = page.locator("dialog[open]")
@@ -202,6 +209,10 @@ def test_a_void_from_the_history_asks_no_dispute_number_and_comes_with_a_reason(
         "reason": "?!",
         "dispute": dispute,
     }
+    expect(row.locator("summary .badge")).to_have_text(words(page, "voided"))
+    expect(row).to_have_js_property("open", True)
+    expect(page.locator("select[name=account]")).to_have_value("p2")
+    expect(page.locator(f"details.txn[data-seq='{salary}']")).to_have_count(0)
 
 
 # -- 7. an IOU says it records a debt, and records the lent notes with it --------------------
