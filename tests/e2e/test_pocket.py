@@ -10,6 +10,8 @@ page's Web Worker and keeps each write in IndexedDB before it answers.
 - A write the device's storage refuses is a 503 ``storage_unavailable`` that records nothing;
   sent again once there is room, it is recorded once.
 - A second tab waits for the first to let go of the bank, and says so.
+- A browser that refuses service workers still starts the bank, records, and keeps the game
+  across a reload.
 
 Figures from docs/rules.md: each player starts with 1,500; passing GO pays 200.
 """
@@ -185,6 +187,31 @@ def test_after_one_visit_the_bank_opens_with_no_network(
     page.goto(f"{base}#/g/{game['id']}")
     expect(page.get_by_test_id("cash-p2")).to_have_text("$1,700")
     page.context.set_offline(False)
+
+
+def test_a_browser_refusing_service_workers_keeps_the_game_while_online(
+    browser: Browser, base: str, request: pytest.FixtureRequest
+) -> None:
+    # A private window, or plain http away from the device: the page may not register a service
+    # worker (docs/pocket.md: "Offline use needs the service worker"). The bank still starts,
+    # records and keeps its game in IndexedDB: it only cannot open without the network.
+    page = new_page(browser, request, locale="pl-PL")  # worker=False: service workers refused
+    elsewhere = only_this_host(page, base)
+    page.goto(base)
+    wait_ready(page)
+    game = new_game(page, ["Ann", "Bob"])
+    page.goto(f"{base}#/g/{game['id']}")
+    page.get_by_test_id("salary-p1").click()
+    expect(page.get_by_test_id("cash-p1")).to_have_text(money(page, 1700))  # 1,500 + 200
+    settled(page)
+
+    page.reload()
+    wait_ready(page)
+    expect(page.get_by_test_id("cash-p1")).to_have_text(money(page, 1700))
+    expect(page.get_by_test_id("cash-p2")).to_have_text(money(page, 1500))
+    assert [t["request"] for t in logged(page, game, "salary")] == [{"player": "p1"}]
+    assert page.evaluate("() => navigator.serviceWorker?.controller ?? null") is None
+    assert elsewhere == []
 
 
 @pytest.mark.parametrize("after_ms", [0, 15, 60])

@@ -50,8 +50,9 @@ function died(event) {
 
 // The bank's worker, once the page may start it: where a service worker can keep the bundle,
 // only once it has taken the page (the first visit's big files then cross the network once:
-// it keeps them as the bank loads them, sw.js).
-const worker = controlled().then(() => {
+// it keeps them as the bank loads them, sw.js). Whatever goes wrong with the service worker,
+// the bank starts: it then works online only.
+const worker = controlled().catch(() => undefined).then(() => {
   const started = new Worker(new URL('./pocket-worker.js', import.meta.url), {type: 'module'});
   started.addEventListener('message', heard);
   started.addEventListener('error', died);
@@ -91,6 +92,9 @@ async function controlled() {
   } catch {
     return; // the bank works, online only
   }
+  // No registration, and no refusal either: a browser (or its automation) that only says it
+  // will not register one.
+  if (!registration) return;
   if (navigator.serviceWorker.controller) return;
   if (registration.active && registration.active.state === 'activated') return; // a forced reload
   await new Promise((done) => {
