@@ -103,14 +103,18 @@ class Game(Aggregate):
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Game:
         """A copy of the game as it is stored (no event pending), made as the library makes
-        a game from its snapshot: a cached game is copied before each command (``ledger.
-        writing``), a game being imported for each of its snapshots. Only ``state`` is ever
-        written to; the rule-set document and options are shared, never mutated."""
+        a game from its snapshot (``Snapshot.mutate``: a new object of the class, given the
+        attributes, no event pending) without the snapshot between: a cached game is copied
+        before each command (``ledger.writing``), a game being imported for each of its
+        snapshots. Only ``state`` is ever written to; the rule-set document and options are
+        shared, never mutated."""
         if self.pending_events:
             raise ValueError("a game with events not saved yet is not copied")
-        clone = self.Snapshot.take(self).mutate(None)
-        assert isinstance(clone, Game)
-        clone.state = copy_state(self.state)
+        attributes = dict(vars(self))
+        attributes["_pending_events"] = []
+        attributes["state"] = copy_state(self.state)
+        clone = object.__new__(type(self))
+        object.__setattr__(clone, "__dict__", attributes)
         return clone
 
     @property
