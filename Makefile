@@ -114,6 +114,9 @@ check: $(BIN)/python
 # cache) when its lock is newer than what is installed. Needs Node.js and npm.
 CONSOLE_CHECK := tools/console-check
 check-console:
+	@command -v node >/dev/null && command -v npm >/dev/null || { echo "make check-console" \
+		"needs Node.js and npm (Debian: apt-get install nodejs npm; .ci/run installs them)" >&2; \
+		exit 1; }
 	@cd $(CONSOLE_CHECK) && { [ node_modules/.package-lock.json -nt package-lock.json ] || \
 		npm ci --ignore-scripts --no-audit --no-fund --silent; }
 	node $(CONSOLE_CHECK)/node_modules/typescript/bin/tsc -p $(CONSOLE_CHECK)
