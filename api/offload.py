@@ -137,8 +137,6 @@ class CpuPool:
     def __init__(self, slots: int = DEFAULT_SLOTS, wait: float = WAIT_SECONDS) -> None:
         if slots < 1:
             raise ValueError(f"TABLEBANK_IMPORT_SLOTS must be 1 or more, not {slots}")
-        self.slots = slots
-        self.wait = wait
         self._places = Slots(slots, wait, "with other imports")
 
     def start(self) -> None:

@@ -20,7 +20,7 @@ from ledger.transactions.declare import TransactionRecorded, transaction
 MAX_ORDERS = 20  # orders in one build or sale
 
 
-def _order_fields(offer: Callable[..., list[str]], last: f.Field) -> list[f.Field]:
+def _order_fields(offer: offers.Offer, last: f.Field) -> list[f.Field]:
     """The request fields of a build or a sale: one order (a street, of those ``offer`` gives
     a game now; houses or a hotel on it; and ``last``, a build's auctioned price or a sale's
     break-down) given alone, its street then not required, or a list of such ``orders``."""
