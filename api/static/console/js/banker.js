@@ -583,8 +583,14 @@ async function recorded(ctx, txn) {
     timeout: 10000,
     move: !txn.replayed, // a newer move: the older toasts' Undo goes
     action: undoable ? {label: t('undo'), undo: true, run: async () => {
+      // A void the game does not offer now (it has ended meanwhile): said, and nothing sent.
+      const body = moveBody(ctx, 'void', {seq: txn.seq, reason: t('undo_reason')});
+      if (!body) {
+        toast(`${t('undo_failed')}: ${t('move_unavailable')}`, {kind: 'error'});
+        return;
+      }
       try {
-        await ctx.api.record(ctx.id, moveBody(ctx, 'void', {seq: txn.seq, reason: t('undo_reason')}), newKey());
+        await ctx.api.record(ctx.id, body, newKey());
         ctx.intents.voided(txn.seq);
         toast(t('undone', {seq: txn.seq}), {move: true});
       } catch (err) {
